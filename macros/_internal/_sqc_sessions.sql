@@ -1,0 +1,152 @@
+{#-
+    Shared by sessionize and session_windows.
+
+    Semantics are those of Spark's session_window: rows are ordered by time
+    within their partition; a row starts a new session when its time is after
+    the end of the current session (the latest `time + gap` seen so far), so
+    rows exactly `gap` apart stay in one session. Rows with a NULL time, and
+    rows whose per-row gap is NULL, zero or negative, are dropped.
+-#}
+
+{#-
+    The gap rule: a duration string made of numbers and units from
+    microseconds to weeks ('10 seconds', '1 hour 30 minutes') is a fixed gap;
+    anything else is a per-row SQL expression (a column name, a CASE, ...)
+    that must give a string such as '5 minutes' or a calendar interval.
+-#}
+{% macro _sqc_fixed_gap(gap) %}
+    {%- set unit = "(microsecond|millisecond|second|minute|hour|day|week)s?" -%}
+    {%- set pattern = "^\s*(\d+(\.\d+)?\s+" ~ unit ~ "\s*)+$" -%}
+    {%- if modules.re.match(pattern, gap, modules.re.IGNORECASE) is none -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(modules.re.sub("\s+", " ", gap | trim) | lower) -}}
+{% endmacro %}
+
+
+{% macro _sqc_session_methods() %}
+    {{- return(["gaps_and_islands", "session_window"]) -}}
+{% endmacro %}
+
+
+{#- Checks the arguments and resolves them to SQL text. -#}
+{% macro _sqc_session_parts(relation, partition_by, timestamp_column, gap, method, macro_name) %}
+    {%- set relation_sql = _sqc_relation_sql(relation, macro_name) -%}
+    {%- set partition_names = _sqc_string_list(partition_by, macro_name, "partition_by") -%}
+    {%- if timestamp_column is not string or timestamp_column | trim == "" -%}
+        {{- _sqc_fail(macro_name, "timestamp_column", "a column name (string)", timestamp_column) -}}
+    {%- endif -%}
+    {%- if gap is not string or gap | trim == "" -%}
+        {{- _sqc_fail(macro_name, "gap",
+            "a duration string such as '30 minutes', or a SQL expression giving one per row", gap) -}}
+    {%- endif -%}
+    {%- if method not in _sqc_session_methods() -%}
+        {{- _sqc_fail(macro_name, "method", "one of " ~ _sqc_repr(_sqc_session_methods()), method) -}}
+    {%- endif -%}
+    {%- set fixed_gap = _sqc_fixed_gap(gap) -%}
+    {%- if fixed_gap is not none and modules.re.search("[1-9]", fixed_gap) is none -%}
+        {{- _sqc_fail(macro_name, "gap", "a positive duration (rows more than `gap` apart start a new session)", gap) -}}
+    {%- endif -%}
+
+    {%- set columns = _sqc_columns(relation) -%}
+    {%- set time_column = _sqc_column_sql(timestamp_column, columns, macro_name, "timestamp_column") -%}
+    {%- set time_type = _sqc_key_type(time_column, columns) -%}
+    {%- if time_type is not none and not (_sqc_is_temporal_type(time_type) or time_type == "string") -%}
+        {{- _sqc_fail(macro_name, "timestamp_column",
+            "a timestamp, timestamp_ntz, date or string column", timestamp_column ~ " (" ~ time_type ~ ")") -}}
+    {%- endif -%}
+    {%- if time_type in ["string", "date"] -%}
+        {%- set time_sql = "cast(" ~ time_column ~ " as timestamp)" -%}
+    {%- else -%}
+        {%- set time_sql = time_column -%}
+    {%- endif -%}
+    {%- set partition_keys = [] -%}
+    {%- for name in partition_names -%}
+        {%- do partition_keys.append(_sqc_key_sql(name, columns)) -%}
+    {%- endfor -%}
+    {%- if fixed_gap is none -%}
+        {%- set gap_sql = _sqc_key_sql(gap, columns) -%}
+    {%- else -%}
+        {%- set gap_sql = none -%}
+    {%- endif -%}
+    {{- return({
+        "relation_sql": relation_sql,
+        "columns": columns,
+        "partition_keys": partition_keys,
+        "partition_clause": _sqc_partition_clause(partition_keys, macro_name),
+        "time_sql": time_sql,
+        "fixed_gap": fixed_gap,
+        "gap_sql": gap_sql
+    }) -}}
+{% endmacro %}
+
+
+{#- `partition by k order by t` (or just `order by t`). -#}
+{% macro _sqc_session_window_spec(parts) %}
+    {%- set clauses = [] -%}
+    {%- if parts.partition_clause -%}
+        {%- do clauses.append(parts.partition_clause) -%}
+    {%- endif -%}
+    {%- do clauses.append("order by " ~ parts.time_sql) -%}
+    {{- return(clauses) -}}
+{% endmacro %}
+
+
+{#- session_window(t, gap), for the session_window method. -#}
+{% macro _sqc_session_window_call(parts) %}
+    {%- if parts.fixed_gap is not none -%}
+        {{- return("session_window(" ~ parts.time_sql ~ ", " ~ _sqc_string_literal(parts.fixed_gap) ~ ")") -}}
+    {%- endif -%}
+    {{- return("session_window(" ~ parts.time_sql ~ ", " ~ parts.gap_sql ~ ")") -}}
+{% endmacro %}
+
+
+{#- md5 of the partition keys and the session start: the same in both methods. -#}
+{% macro _sqc_session_id_sql(parts, start_sql) %}
+    {%- set start = start_sql if start_sql == "session_start" else start_sql ~ " as session_start" -%}
+    {{- return("md5(to_json(struct(" ~ (parts.partition_keys + [start]) | join(", ") ~ "))) as session_id") -}}
+{% endmacro %}
+
+
+{#- The end of a session in the gaps-and-islands method, as an aggregate or window input. -#}
+{% macro _sqc_session_end_sql(parts, aggregate_over) %}
+    {%- if parts.fixed_gap is not none -%}
+        {{- return("max(" ~ parts.time_sql ~ ")" ~ aggregate_over ~ " + interval " ~ parts.fixed_gap) -}}
+    {%- endif -%}
+    {{- return("max(sessionize_event_end)" ~ aggregate_over) -}}
+{% endmacro %}
+
+
+{#-
+    Gaps and islands: CTEs ending in `sessionize_numbers`, which holds every
+    kept row plus `sessionize_number`, the running count of session starts
+    within its partition. Fixed gaps compare each row with the previous one
+    (lag); per-row gaps with the latest end so far (a running max).
+-#}
+{% macro _sqc_session_numbering_ctes(parts) %}
+    {%- set spec = _sqc_session_window_spec(parts) -%}
+    {%- set ctes = [] -%}
+    {%- if parts.fixed_gap is not none -%}
+        {%- set previous_end = "lag(" ~ parts.time_sql ~ ") over (" ~ spec | join(" ")
+            ~ ") + interval " ~ parts.fixed_gap -%}
+        {%- set flags_from = parts.relation_sql -%}
+        {%- set flags_where = parts.time_sql ~ " is not null" -%}
+    {%- else -%}
+        {%- do ctes.append("sessionize_events as (\n    select\n        *,\n        "
+            ~ parts.time_sql ~ " + cast(" ~ parts.gap_sql ~ " as interval) as sessionize_event_end"
+            ~ "\n    from " ~ parts.relation_sql
+            ~ "\n    where " ~ parts.time_sql ~ " is not null\n)") -%}
+        {%- set previous_end = "max(sessionize_event_end) over (\n"
+            ~ _sqc_list_lines(spec + ["rows between unbounded preceding and 1 preceding"], 16) | replace(",\n", "\n")
+            ~ "\n            )" -%}
+        {%- set flags_from = "sessionize_events" -%}
+        {%- set flags_where = "sessionize_event_end > " ~ parts.time_sql -%}
+    {%- endif -%}
+    {%- do ctes.append("sessionize_flags as (\n    select\n        *,\n        coalesce(\n            "
+        ~ parts.time_sql ~ " > " ~ previous_end ~ ",\n            true\n        ) as sessionize_is_new"
+        ~ "\n    from " ~ flags_from ~ "\n    where " ~ flags_where ~ "\n)") -%}
+    {%- do ctes.append("sessionize_numbers as (\n    select\n        *,\n        sum(cast(sessionize_is_new as int)) over (\n"
+        ~ _sqc_list_lines(spec + ["rows between unbounded preceding and current row"], 12) | replace(",\n", "\n")
+        ~ "\n        ) as sessionize_number\n    from sessionize_flags\n)") -%}
+    {{- return(ctes) -}}
+{% endmacro %}

@@ -1,0 +1,101 @@
+{#-
+    Rendering names and values as Spark SQL text.
+-#}
+
+{#- Words Spark cannot take as a bare column name or alias. -#}
+{% macro _sqc_reserved_words() %}
+    {{- return([
+        "all", "and", "any", "anti", "as", "asc", "between", "both", "by",
+        "case", "cast", "check", "collate", "column", "constraint", "create",
+        "cross", "current_date", "current_time", "current_timestamp",
+        "current_user", "desc", "distinct", "else", "end", "except", "exclude",
+        "false", "fetch", "for", "foreign", "from", "full", "grant", "group",
+        "having", "in", "include", "inner", "intersect", "interval", "into",
+        "is", "join", "lateral", "leading", "left", "like", "limit", "minus",
+        "natural", "not", "null", "nulls", "of", "offset", "on", "only", "or",
+        "order", "outer", "over", "overlaps", "partition", "pivot", "primary",
+        "range", "references", "right", "rows", "select", "semi",
+        "session_user", "some", "table", "then", "time", "to", "trailing",
+        "true", "union", "unique", "unknown", "unpivot", "user", "using",
+        "values", "when", "where", "window", "with"
+    ]) -}}
+{% endmacro %}
+
+
+{% macro _sqc_is_plain_identifier(name) %}
+    {{- return(
+        modules.re.match("^[A-Za-z_][A-Za-z0-9_]*$", name) is not none
+        and (name | lower) not in _sqc_reserved_words()
+    ) -}}
+{% endmacro %}
+
+
+{#- An identifier, in backticks only when Spark needs them (`2012`, `an.id`). -#}
+{% macro _sqc_quote(name) %}
+    {%- set name = name | string -%}
+    {%- if _sqc_is_plain_identifier(name) -%}
+        {{- return(name) -}}
+    {%- endif -%}
+    {{- return("`" ~ name.replace("`", "``") ~ "`") -}}
+{% endmacro %}
+
+
+{#- A name already written in backticks by the caller, e.g. '`an.id`'. -#}
+{% macro _sqc_is_backquoted(name) %}
+    {{- return(modules.re.match("^`(?:[^`]|``)+`$", name) is not none) -}}
+{% endmacro %}
+
+
+{% macro _sqc_unquote(name) %}
+    {%- if _sqc_is_backquoted(name) -%}
+        {{- return(name[1:-1].replace("``", "`")) -}}
+    {%- endif -%}
+    {{- return(name) -}}
+{% endmacro %}
+
+
+{#- A string literal that no value can break out of: quotes and backslashes are escaped. -#}
+{% macro _sqc_string_literal(text) %}
+    {{- return("'" ~ (text | string).replace("\\", "\\\\").replace("'", "\\'") ~ "'") -}}
+{% endmacro %}
+
+
+{#- A Jinja value (none, bool, number, string) as a Spark literal. -#}
+{% macro _sqc_literal(value) %}
+    {%- if value is none -%}
+        {{- return("null") -}}
+    {%- elif value is sameas true -%}
+        {{- return("true") -}}
+    {%- elif value is sameas false -%}
+        {{- return("false") -}}
+    {%- elif value is number -%}
+        {{- return(value | string) -}}
+    {%- else -%}
+        {{- return(_sqc_string_literal(value)) -}}
+    {%- endif -%}
+{% endmacro %}
+
+
+{#- The text a value gives as a column alias: none is 'null', true is 'true'. -#}
+{% macro _sqc_value_label(value) %}
+    {%- if value is none -%}
+        {{- return("null") -}}
+    {%- elif value is sameas true -%}
+        {{- return("true") -}}
+    {%- elif value is sameas false -%}
+        {{- return("false") -}}
+    {%- endif -%}
+    {{- return(value | string) -}}
+{% endmacro %}
+
+
+{#- Indent every line but the first of a block by `spaces`. -#}
+{% macro _sqc_indent(text, spaces) %}
+    {{- return(text.replace("\n", "\n" ~ (" " * spaces))) -}}
+{% endmacro %}
+
+
+{#- "a,\n    b" style list: one item a line, trailing commas, `spaces` of indent. -#}
+{% macro _sqc_list_lines(items, spaces) %}
+    {{- return((" " * spaces) ~ (items | join(",\n" ~ (" " * spaces)))) -}}
+{% endmacro %}

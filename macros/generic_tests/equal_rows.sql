@@ -1,0 +1,72 @@
+{#-
+    equal_rows(model, compare_model, compare_columns=none, exclude_columns=none)
+
+    Passes when `model` and `compare_model` hold the same rows, duplicates
+    counted (a multiset comparison with EXCEPT ALL both ways; NULLs match
+    NULLs). Each failing row says whether it is `missing` from the model or
+    `unexpected` in it.
+
+    compare_columns  Columns to compare (default: every column of `model`).
+    exclude_columns  Columns left out of the comparison.
+
+    The project's own replacement for dbt_utils.equality, which needs the
+    dbt package hub.
+-#}
+{% test equal_rows(model, compare_model, compare_columns=none, exclude_columns=none) %}
+    {{- return(adapter.dispatch("test_equal_rows", "spark_query_catalog")(
+        model, compare_model, compare_columns, exclude_columns
+    )) -}}
+{% endtest %}
+
+
+{% macro default__test_equal_rows(model, compare_model, compare_columns, exclude_columns) %}
+    {%- set excluded = _sqc_string_list(exclude_columns, "equal_rows", "exclude_columns") | map("lower") | list -%}
+    {%- if compare_columns is none -%}
+        {%- if not execute -%}
+            {{- return("select 1 as placeholder where false") -}}
+        {%- endif -%}
+        {%- set names = [] -%}
+        {%- for column in adapter.get_columns_in_relation(model) -%}
+            {%- do names.append(column.name) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- set names = _sqc_string_list(compare_columns, "equal_rows", "compare_columns", allow_empty=false) -%}
+    {%- endif -%}
+    {%- set selected = [] -%}
+    {%- for name in names -%}
+        {%- if name | lower not in excluded -%}
+            {%- do selected.append(_sqc_quote(_sqc_unquote(name))) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if selected | length == 0 -%}
+        {{- _sqc_error("equal_rows", "no column is left to compare after `exclude_columns`.") -}}
+    {%- endif -%}
+    {%- set column_list = selected | join(", ") -%}
+with actual as (
+    select {{ column_list }} from {{ model }}
+),
+
+expected as (
+    select {{ column_list }} from {{ compare_model }}
+),
+
+missing as (
+    select 'missing' as difference, * from (
+        select * from expected
+        except all
+        select * from actual
+    )
+),
+
+unexpected as (
+    select 'unexpected' as difference, * from (
+        select * from actual
+        except all
+        select * from expected
+    )
+)
+
+select * from missing
+union all
+select * from unexpected
+{% endmacro %}

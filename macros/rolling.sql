@@ -1,0 +1,175 @@
+{#-
+    rolling(expression, order_by, partition_by=none, frame='rows',
+            preceding='unbounded', following=0, relation=none)
+
+    A window expression with an explicit frame:
+        <expression> over (partition by ... order by ... rows|range between ... and ...)
+
+    expression    The aggregate or window function, e.g. 'sum(level)'.
+    order_by      A column or expression (with asc/desc, nulls first/last),
+                  or a list of them.
+    partition_by  A column or expression, or a list; none or [] for none
+                  (a compile-time warning: Spark then moves all rows to one
+                  partition).
+    frame         'rows' (physical offsets) or 'range' (offsets on the value
+                  of the single order key; rows with equal keys are peers).
+    preceding     Start of the frame: an integer (0 = current row),
+                  'unbounded', or for RANGE over a timestamp or date key an
+                  interval such as '7 days'.
+    following     End of the frame, same forms; default 0 (current row).
+    relation      Optional Relation the window runs over. When given, column
+                  names are quoted as needed and the order key's type is
+                  checked: an interval RANGE needs a timestamp or date key,
+                  a numeric RANGE a numeric key.
+    indent        Spaces before the closing parenthesis (default 4, for a
+                  window in a select list); the clauses sit 4 further in.
+
+    Compile errors: an interval RANGE on a non-temporal key (when the type is
+    known), RANGE with several order keys, intervals with ROWS, and a start
+    of the frame after its end.
+
+    Example:
+        {{ rolling('sum(level)', 'id', partition_by='device', frame='range',
+                   preceding=1) }} as level_sum
+    compiles to (inside a select list)
+        sum(level) over (
+            partition by device
+            order by id
+            range between 1 preceding and current row
+        ) as level_sum
+-#}
+{% macro rolling(expression, order_by, partition_by=none, frame="rows", preceding="unbounded", following=0,
+                 relation=none, indent=4) %}
+    {{- return(adapter.dispatch("rolling", "spark_query_catalog")(
+        expression, order_by, partition_by, frame, preceding, following, relation, indent
+    )) -}}
+{% endmacro %}
+
+
+{% macro default__rolling(expression, order_by, partition_by, frame, preceding, following, relation, indent) %}
+    {%- set macro_name = "rolling" -%}
+    {%- if expression is not string or expression | trim == "" -%}
+        {{- _sqc_fail(macro_name, "expression", "a SQL aggregate or window function, e.g. 'sum(amount)'", expression) -}}
+    {%- endif -%}
+    {%- set order_names = _sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
+    {%- set partition_names = _sqc_string_list(partition_by, macro_name, "partition_by") -%}
+    {%- set frame_kind = frame | lower if frame is string else frame -%}
+    {%- if frame_kind not in ["rows", "range"] -%}
+        {{- _sqc_fail(macro_name, "frame", "'rows' or 'range'", frame) -}}
+    {%- endif -%}
+    {%- if indent is not integer or indent < 0 -%}
+        {{- _sqc_fail(macro_name, "indent", "a non-negative integer (spaces before the closing parenthesis)", indent) -}}
+    {%- endif -%}
+    {%- if relation is not none -%}
+        {%- do _sqc_relation_sql(relation, macro_name) -%}
+    {%- endif -%}
+    {%- set columns = _sqc_columns(relation) if relation is not none else none -%}
+
+    {%- set order_keys = [] -%}
+    {%- for name in order_names -%}
+        {%- do order_keys.append(_sqc_key_sql(name, columns)) -%}
+    {%- endfor -%}
+    {%- set partition_keys = [] -%}
+    {%- for name in partition_names -%}
+        {%- do partition_keys.append(_sqc_key_sql(name, columns)) -%}
+    {%- endfor -%}
+
+    {%- set start = _sqc_frame_bound(preceding, "preceding", frame_kind) -%}
+    {%- set end = _sqc_frame_bound(following, "following", frame_kind) -%}
+    {%- if frame_kind == "range" and order_keys | length > 1 -%}
+        {{- _sqc_fail(macro_name, "order_by",
+            "a single order key with frame='range' (a RANGE frame measures distance on one key)", order_by) -}}
+    {%- endif -%}
+    {%- if start.position is not none and end.position is not none and start.position > end.position -%}
+        {{- _sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ _sqc_repr(preceding)
+            ~ " is later than `following` " ~ _sqc_repr(following)
+            ~ ". Use a smaller `preceding` or a larger `following`.") -}}
+    {%- endif -%}
+    {%- if start.interval and end.interval and start.interval_sign * start.interval_size > end.interval_sign * end.interval_size -%}
+        {{- _sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ _sqc_repr(preceding)
+            ~ " is later than `following` " ~ _sqc_repr(following) ~ ".") -}}
+    {%- endif -%}
+    {%- if frame_kind == "range" and (start.interval or end.interval or start.offset or end.offset) -%}
+        {%- set key_type = _sqc_key_type(order_keys[0], columns) -%}
+        {%- if (start.interval or end.interval) and key_type is not none and not _sqc_is_temporal_type(key_type) -%}
+            {{- _sqc_fail(macro_name, "order_by",
+                "a timestamp or date column for an interval RANGE frame", order_names[0] ~ " (" ~ key_type ~ ")") -}}
+        {%- endif -%}
+        {%- if (start.offset or end.offset) and key_type is not none and not _sqc_is_numeric_type(key_type) -%}
+            {{- _sqc_fail(macro_name, "order_by",
+                "a numeric column for a numeric RANGE frame (use an interval such as '7 days' for time)",
+                order_names[0] ~ " (" ~ key_type ~ ")") -}}
+        {%- endif -%}
+    {%- endif -%}
+
+    {%- set clauses = [] -%}
+    {%- set partition_clause = _sqc_partition_clause(partition_keys, macro_name) -%}
+    {%- if partition_clause -%}
+        {%- do clauses.append(partition_clause) -%}
+    {%- endif -%}
+    {%- do clauses.append("order by " ~ order_keys | join(", ")) -%}
+    {%- do clauses.append(frame_kind ~ " between " ~ start.sql ~ " and " ~ end.sql) -%}
+    {%- set margin = " " * indent -%}
+    {{- return(expression | trim ~ " over (\n" ~ margin ~ "    " ~ clauses | join("\n" ~ margin ~ "    ")
+        ~ "\n" ~ margin ~ ")") -}}
+{% endmacro %}
+
+
+{#-
+    One frame bound: {"sql", "position" (rows from the current row, negative
+    before it, none when unbounded or an interval), "offset" (a non-zero
+    numeric offset), "interval", "interval_sign", "interval_size"}.
+-#}
+{% macro _sqc_frame_bound(value, side, frame_kind) %}
+    {%- set sign = -1 if side == "preceding" else 1 -%}
+    {%- set allowed = "a non-negative integer (0 = current row), 'unbounded', or for frame='range' an interval such as '7 days'" -%}
+    {%- set result = {"sql": none, "position": none, "offset": false, "interval": false,
+                      "interval_sign": sign, "interval_size": 0} -%}
+    {%- if value is integer and value >= 0 -%}
+        {%- do result.update({
+            "sql": "current row" if value == 0 else value ~ " " ~ side,
+            "position": sign * value,
+            "offset": value != 0
+        }) -%}
+    {%- elif value is string and value | trim | lower == "unbounded" -%}
+        {%- do result.update({"sql": "unbounded " ~ side, "position": sign * 1000000000000}) -%}
+    {%- elif value is string and value | trim | lower == "current row" -%}
+        {%- do result.update({"sql": "current row", "position": 0}) -%}
+    {%- elif value is string and modules.re.match("^\s*\d+\s*$", value) -%}
+        {%- set number = value | trim | int -%}
+        {%- do result.update({
+            "sql": "current row" if number == 0 else number ~ " " ~ side,
+            "position": sign * number,
+            "offset": number != 0
+        }) -%}
+    {%- elif value is string and _sqc_interval_seconds(value) is not none -%}
+        {%- if frame_kind != "range" -%}
+            {{- _sqc_fail("rolling", side,
+                "an integer or 'unbounded' with frame='rows' (intervals need frame='range')", value) -}}
+        {%- endif -%}
+        {%- do result.update({
+            "sql": "interval '" ~ modules.re.sub("\s+", " ", value | trim) | lower ~ "' " ~ side,
+            "interval": true,
+            "interval_size": _sqc_interval_seconds(value)
+        }) -%}
+    {%- else -%}
+        {{- _sqc_fail("rolling", side, allowed, value) -}}
+    {%- endif -%}
+    {{- return(result) -}}
+{% endmacro %}
+
+
+{#- Seconds in an interval string ('7 days', '1 hour 30 minutes'), or none. -#}
+{% macro _sqc_interval_seconds(text) %}
+    {%- set factors = {"microsecond": 0.000001, "millisecond": 0.001, "second": 1, "minute": 60,
+                       "hour": 3600, "day": 86400, "week": 604800} -%}
+    {%- set pattern = "(\d+(?:\.\d+)?)\s+(microsecond|millisecond|second|minute|hour|day|week)s?" -%}
+    {%- if modules.re.match("^\s*(" ~ pattern ~ "\s*)+$", text, modules.re.IGNORECASE) is none -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set ns = namespace(total=0) -%}
+    {%- for amount, unit in modules.re.findall(pattern, text | lower) -%}
+        {%- set ns.total = ns.total + (amount | float) * factors[unit] -%}
+    {%- endfor -%}
+    {{- return(ns.total) -}}
+{% endmacro %}

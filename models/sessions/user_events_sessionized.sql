@@ -1,0 +1,3 @@
+-- session-windows.txt: every event with its session, for a fixed
+-- 10 minute inactivity gap.
+{{ sessionize(ref('user_events'), 'user_id', 'event_at', '10 minutes') }}
