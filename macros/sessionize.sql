@@ -69,7 +69,7 @@
     {%- endif -%}
 
     {%- set session_keys = parts.partition_keys + ["sessionize_number"] -%}
-    {%- set over = " over (partition by " ~ session_keys | join(", ") ~ ")" -%}
+    {%- set over = _sqc_over(["partition by " ~ session_keys | join(", ")], 12) -%}
     {%- set helpers = ["sessionize_is_new", "sessionize_number"] -%}
     {%- if parts.fixed_gap is none -%}
         {%- do helpers.append("sessionize_event_end") -%}

@@ -174,7 +174,7 @@
                 {%- endfor -%}
             {%- endfor -%}
             {%- if column_sql in removed -%}
-            {%- elif ns.cast is not none -%}
+            {%- elif ns.cast is not none and ns.cast | lower != column.data_type -%}
                 {%- do projected.append("cast(" ~ column_sql ~ " as " ~ ns.cast ~ ") as " ~ column_sql) -%}
             {%- else -%}
                 {%- do projected.append(column_sql) -%}

@@ -92,6 +92,13 @@
 {% endmacro %}
 
 
+{#- " over (\n    clause\n    clause\n)" with the clauses `spaces` in and ")" 4 less. -#}
+{% macro _sqc_over(clauses, spaces) %}
+    {{- return(" over (\n" ~ _sqc_list_lines(clauses, spaces) | replace(",\n", "\n")
+        ~ "\n" ~ " " * (spaces - 4) ~ ")") -}}
+{% endmacro %}
+
+
 {#- session_window(t, gap), for the session_window method. -#}
 {% macro _sqc_session_window_call(parts) %}
     {%- if parts.fixed_gap is not none -%}
@@ -127,8 +134,8 @@
     {%- set spec = _sqc_session_window_spec(parts) -%}
     {%- set ctes = [] -%}
     {%- if parts.fixed_gap is not none -%}
-        {%- set previous_end = "lag(" ~ parts.time_sql ~ ") over (" ~ spec | join(" ")
-            ~ ") + interval " ~ parts.fixed_gap -%}
+        {%- set previous_end = "lag(" ~ parts.time_sql ~ ")" ~ _sqc_over(spec, 16)
+            ~ " + interval " ~ parts.fixed_gap -%}
         {%- set flags_from = parts.relation_sql -%}
         {%- set flags_where = parts.time_sql ~ " is not null" -%}
     {%- else -%}
@@ -136,17 +143,16 @@
             ~ parts.time_sql ~ " + cast(" ~ parts.gap_sql ~ " as interval) as sessionize_event_end"
             ~ "\n    from " ~ parts.relation_sql
             ~ "\n    where " ~ parts.time_sql ~ " is not null\n)") -%}
-        {%- set previous_end = "max(sessionize_event_end) over (\n"
-            ~ _sqc_list_lines(spec + ["rows between unbounded preceding and 1 preceding"], 16) | replace(",\n", "\n")
-            ~ "\n            )" -%}
+        {%- set previous_end = "max(sessionize_event_end)"
+            ~ _sqc_over(spec + ["rows between unbounded preceding and 1 preceding"], 16) -%}
         {%- set flags_from = "sessionize_events" -%}
         {%- set flags_where = "sessionize_event_end > " ~ parts.time_sql -%}
     {%- endif -%}
     {%- do ctes.append("sessionize_flags as (\n    select\n        *,\n        coalesce(\n            "
         ~ parts.time_sql ~ " > " ~ previous_end ~ ",\n            true\n        ) as sessionize_is_new"
         ~ "\n    from " ~ flags_from ~ "\n    where " ~ flags_where ~ "\n)") -%}
-    {%- do ctes.append("sessionize_numbers as (\n    select\n        *,\n        sum(cast(sessionize_is_new as int)) over (\n"
-        ~ _sqc_list_lines(spec + ["rows between unbounded preceding and current row"], 12) | replace(",\n", "\n")
-        ~ "\n        ) as sessionize_number\n    from sessionize_flags\n)") -%}
+    {%- do ctes.append("sessionize_numbers as (\n    select\n        *,\n        sum(cast(sessionize_is_new as int))"
+        ~ _sqc_over(spec + ["rows between unbounded preceding and current row"], 12)
+        ~ " as sessionize_number\n    from sessionize_flags\n)") -%}
     {{- return(ctes) -}}
 {% endmacro %}
