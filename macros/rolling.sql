@@ -13,10 +13,12 @@
                   partition).
     frame         'rows' (physical offsets) or 'range' (offsets on the value
                   of the single order key; rows with equal keys are peers).
-    preceding     Start of the frame: an integer (0 = current row),
+    preceding     Start of the frame: an integer (0 = current row; a negative
+                  number is after the current row: -2 is `2 following`),
                   'unbounded', or for RANGE over a timestamp or date key an
                   interval such as '7 days'.
-    following     End of the frame, same forms; default 0 (current row).
+    following     End of the frame, same forms (-1 is `1 preceding`);
+                  default 0 (current row).
     relation      Optional Relation the window runs over. When given, column
                   names are quoted as needed and the order key's type is
                   checked: an interval RANGE needs a timestamp or date key,
@@ -122,26 +124,25 @@
 -#}
 {% macro _sqc_frame_bound(value, side, frame_kind) %}
     {%- set sign = -1 if side == "preceding" else 1 -%}
-    {%- set allowed = "a non-negative integer (0 = current row), 'unbounded', or for frame='range' an interval such as '7 days'" -%}
+    {%- set allowed = "an integer (0 = current row, negative = the other side of it), 'unbounded',"
+        ~ " or for frame='range' an interval such as '7 days'" -%}
     {%- set result = {"sql": none, "position": none, "offset": false, "interval": false,
                       "interval_sign": sign, "interval_size": 0} -%}
-    {%- if value is integer and value >= 0 -%}
-        {%- do result.update({
-            "sql": "current row" if value == 0 else value ~ " " ~ side,
-            "position": sign * value,
-            "offset": value != 0
-        }) -%}
+    {%- if value is integer or (value is string and modules.re.match("^\s*-?\d+\s*$", value)) -%}
+        {%- set number = value if value is integer else value | trim | int -%}
+        {%- set other_side = "following" if side == "preceding" else "preceding" -%}
+        {%- if number == 0 -%}
+            {%- set bound_sql = "current row" -%}
+        {%- elif number > 0 -%}
+            {%- set bound_sql = number ~ " " ~ side -%}
+        {%- else -%}
+            {%- set bound_sql = (0 - number) ~ " " ~ other_side -%}
+        {%- endif -%}
+        {%- do result.update({"sql": bound_sql, "position": sign * number, "offset": number != 0}) -%}
     {%- elif value is string and value | trim | lower == "unbounded" -%}
         {%- do result.update({"sql": "unbounded " ~ side, "position": sign * 1000000000000}) -%}
     {%- elif value is string and value | trim | lower == "current row" -%}
         {%- do result.update({"sql": "current row", "position": 0}) -%}
-    {%- elif value is string and modules.re.match("^\s*\d+\s*$", value) -%}
-        {%- set number = value | trim | int -%}
-        {%- do result.update({
-            "sql": "current row" if number == 0 else number ~ " " ~ side,
-            "position": sign * number,
-            "offset": number != 0
-        }) -%}
     {%- elif value is string and _sqc_interval_seconds(value) is not none -%}
         {%- if frame_kind != "range" -%}
             {{- _sqc_fail("rolling", side,

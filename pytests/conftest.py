@@ -1,0 +1,53 @@
+"""Test harness: dbt driven in-process, one Spark JVM for the whole session.
+
+dbt-spark's `session` method builds its SparkSession with `getOrCreate`, so
+every dbt invocation and every direct query in this process share one JVM.
+Each test module works in a schema of its own, dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sqc.dbt_harness import DbtProject
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--target",
+        default=os.environ.get("DBT_TARGET", "session"),
+        help="dbt target from profiles/profiles.yml to test against",
+    )
+
+
+@pytest.fixture(scope="session")
+def target(request: pytest.FixtureRequest) -> str:
+    return str(request.config.getoption("--target"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _environment() -> Iterator[None]:
+    """Run from the project root with test-only Spark state."""
+    previous = Path.cwd()
+    os.chdir(ROOT)
+    os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
+    os.environ.setdefault("SPARK_STATE_DIR", ".state/pytest")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    yield
+    os.chdir(previous)
+
+
+@pytest.fixture(scope="module")
+def project(request: pytest.FixtureRequest, target: str) -> Iterator[DbtProject]:
+    """The catalog project in a schema named after the test module."""
+    schema = "pytest_" + request.module.__name__.rsplit(".", 1)[-1]
+    dbt = DbtProject(ROOT, target=target, schema=schema)
+    dbt.create_schema()
+    yield dbt
+    dbt.drop_schema()
