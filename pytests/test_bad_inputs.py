@@ -73,7 +73,7 @@ CASES = [
         "sessionize('{e}', 'user_id', 'amount', '5 minutes')",
         "sessionize",
         "timestamp_column",
-        ["bigint"],
+        ["amount (int)"],
     ),
     ("sessionize('{e}', 'user_id', 'evnt_at', '5 minutes')", "sessionize", "timestamp_column", []),
     ("sessionize('{e}', {{'a': 1}}, 'event_at', '5 minutes')", "sessionize", "partition_by", []),
