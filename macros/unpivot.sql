@@ -153,7 +153,8 @@
             {%- endfor -%}
             {%- set common = _sqc_common_type(types) -%}
             {#- Only cast when the types differ; identical types need no projection. -#}
-            {%- do target_types.append(none if types | unique | list | length == 1 else common) -%}
+            {%- set cast_needed = (types | reject("equalto", common) | list | length) > 0 -%}
+            {%- do target_types.append(common if cast_needed else none) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- set needs_projection = removed | length > 0 or (target_types | select("string") | list | length > 0) -%}
@@ -162,6 +163,9 @@
     {%- if needs_projection -%}
         {%- do _sqc_require_columns(relation_columns, relation, macro_name,
             "Casting value columns or removing columns") -%}
+        {%- if not execute -%}
+            {{- return("") -}}
+        {%- endif -%}
         {%- set projected = [] -%}
         {%- for column in relation_columns -%}
             {%- set column_sql = _sqc_quote(column.name) -%}
@@ -233,7 +237,11 @@
     and any other mix (strings included) is string.
 -#}
 {% macro _sqc_common_type(types) %}
-    {%- set distinct = types | unique | list -%}
+    {#- void (an all-NULL literal column) takes any type, as in Spark. -#}
+    {%- set distinct = types | reject("equalto", "void") | unique | list -%}
+    {%- if distinct | length == 0 -%}
+        {{- return("void") -}}
+    {%- endif -%}
     {%- if distinct | length == 1 -%}
         {{- return(distinct[0]) -}}
     {%- endif -%}

@@ -8,6 +8,7 @@ Each test module works in a schema of its own, dropped afterwards.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +40,10 @@ def _environment() -> Iterator[None]:
     os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
     os.environ.setdefault("SPARK_STATE_DIR", ".state/pytest")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # PySpark turns timestamps into Python datetimes in the local zone;
+    # the profiles run Spark in UTC, so the tests compare in UTC too.
+    os.environ["TZ"] = "UTC"
+    time.tzset()
     yield
     os.chdir(previous)
 
