@@ -49,28 +49,28 @@
 
 {% macro default__pivot(relation, pivot_column, aggregates, values, group_by, max_values) %}
     {%- set macro_name = "pivot" -%}
-    {%- set relation_sql = _sqc_relation_sql(relation, macro_name) -%}
-    {%- set pivot_names = _sqc_string_list(pivot_column, macro_name, "pivot_column", allow_empty=false) -%}
-    {%- set aggregate_list = _sqc_aggregates(aggregates, macro_name) -%}
-    {%- set group_names = _sqc_string_list(group_by, macro_name, "group_by") -%}
+    {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
+    {%- set pivot_names = spark_query_catalog._sqc_string_list(pivot_column, macro_name, "pivot_column", allow_empty=false) -%}
+    {%- set aggregate_list = spark_query_catalog._sqc_aggregates(aggregates, macro_name) -%}
+    {%- set group_names = spark_query_catalog._sqc_string_list(group_by, macro_name, "group_by") -%}
     {%- if max_values is not integer or max_values < 1 -%}
-        {{- _sqc_fail(macro_name, "max_values", "a positive integer", max_values) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "max_values", "a positive integer", max_values) -}}
     {%- endif -%}
     {%- if values is not none and (values is string or values is not iterable or values | length == 0) -%}
-        {{- _sqc_fail(macro_name, "values",
+        {{- spark_query_catalog._sqc_fail(macro_name, "values",
             "none (discover them), a non-empty list of values or a non-empty dict of value to alias", values) -}}
     {%- endif -%}
 
-    {%- set columns = _sqc_columns(relation) -%}
+    {%- set columns = spark_query_catalog._sqc_columns(relation) -%}
     {%- set pivot_sql = [] -%}
     {%- for name in pivot_names -%}
-        {%- do pivot_sql.append(_sqc_column_sql(name, columns, macro_name, "pivot_column")) -%}
+        {%- do pivot_sql.append(spark_query_catalog._sqc_column_sql(name, columns, macro_name, "pivot_column")) -%}
     {%- endfor -%}
     {%- set group_sql = [] -%}
     {%- for name in group_names -%}
-        {%- set column = _sqc_column_sql(name, columns, macro_name, "group_by") -%}
+        {%- set column = spark_query_catalog._sqc_column_sql(name, columns, macro_name, "group_by") -%}
         {%- if column in pivot_sql -%}
-            {{- _sqc_fail(macro_name, "group_by", "columns other than the pivot column", group_by) -}}
+            {{- spark_query_catalog._sqc_fail(macro_name, "group_by", "columns other than the pivot column", group_by) -}}
         {%- endif -%}
         {%- do group_sql.append(column) -%}
     {%- endfor -%}
@@ -80,21 +80,21 @@
         {%- if not execute -%}
             {{- return("") -}}
         {%- endif -%}
-        {%- set pivot_values = _sqc_discover_pivot_values(
+        {%- set pivot_values = spark_query_catalog._sqc_discover_pivot_values(
             relation, relation_sql, columns, pivot_names, pivot_sql, max_values
         ) -%}
     {%- else -%}
-        {%- set pivot_values = _sqc_given_pivot_values(values, pivot_names | length) -%}
+        {%- set pivot_values = spark_query_catalog._sqc_given_pivot_values(values, pivot_names | length) -%}
     {%- endif -%}
     {%- if pivot_values | length == 0 -%}
-        {{- _sqc_error(macro_name, "`relation` " ~ relation_sql ~ " has no values in "
+        {{- spark_query_catalog._sqc_error(macro_name, "`relation` " ~ relation_sql ~ " has no values in "
             ~ pivot_names | join(", ") ~ " to pivot on; pass `values` to fix the output columns.") -}}
     {%- endif -%}
     {%- set seen = [] -%}
     {%- for value in pivot_values -%}
         {%- if value.alias | lower in seen -%}
-            {{- _sqc_error(macro_name, "two pivot values give the same column name "
-                ~ _sqc_quote(value.alias) ~ "; pass `values` as a dict of value to a distinct alias.") -}}
+            {{- spark_query_catalog._sqc_error(macro_name, "two pivot values give the same column name "
+                ~ spark_query_catalog._sqc_quote(value.alias) ~ "; pass `values` as a dict of value to a distinct alias.") -}}
         {%- endif -%}
         {%- do seen.append(value.alias | lower) -%}
     {%- endfor -%}
@@ -103,14 +103,14 @@
     {%- if group_sql | length > 0 -%}
         {%- set source_columns = group_sql + pivot_sql -%}
         {%- for aggregate in aggregate_list -%}
-            {%- for name in _sqc_referenced_columns(aggregate.sql, columns) -%}
-                {%- set column = _sqc_quote(name) -%}
+            {%- for name in spark_query_catalog._sqc_referenced_columns(aggregate.sql, columns) -%}
+                {%- set column = spark_query_catalog._sqc_quote(name) -%}
                 {%- if column not in source_columns -%}
                     {%- do source_columns.append(column) -%}
                 {%- endif -%}
             {%- endfor -%}
         {%- endfor -%}
-        {%- set from_sql = "(\n    select\n" ~ _sqc_list_lines(source_columns, 8)
+        {%- set from_sql = "(\n    select\n" ~ spark_query_catalog._sqc_list_lines(source_columns, 8)
             ~ "\n    from " ~ relation_sql ~ "\n) as pivot_source" -%}
     {%- else -%}
         {%- set from_sql = relation_sql -%}
@@ -118,7 +118,7 @@
 
     {%- set aggregate_sql = [] -%}
     {%- for aggregate in aggregate_list -%}
-        {%- do aggregate_sql.append(_sqc_aggregate_sql(aggregate)) -%}
+        {%- do aggregate_sql.append(spark_query_catalog._sqc_aggregate_sql(aggregate)) -%}
     {%- endfor -%}
     {%- set value_sql = [] -%}
     {%- for value in pivot_values -%}
@@ -127,7 +127,7 @@
         {%- else -%}
             {%- set literal = "(" ~ value.literals | join(", ") ~ ")" -%}
         {%- endif -%}
-        {%- do value_sql.append(literal ~ " as " ~ _sqc_quote(value.alias)) -%}
+        {%- do value_sql.append(literal ~ " as " ~ spark_query_catalog._sqc_quote(value.alias)) -%}
     {%- endfor -%}
     {%- if pivot_sql | length == 1 -%}
         {%- set for_sql = pivot_sql[0] -%}
@@ -139,9 +139,9 @@
         "select *",
         "from " ~ from_sql,
         "    pivot (",
-        _sqc_list_lines(aggregate_sql, 8),
+        spark_query_catalog._sqc_list_lines(aggregate_sql, 8),
         "        for " ~ for_sql ~ " in (",
-        _sqc_list_lines(value_sql, 12),
+        spark_query_catalog._sqc_list_lines(value_sql, 12),
         "        )",
         "    )"
     ] -%}
@@ -158,19 +158,19 @@
         {%- if values is mapping -%}
             {%- set alias = values[value] -%}
             {%- if alias is not string or alias | trim == "" -%}
-                {{- _sqc_fail("pivot", "values", "a dict of value to a non-empty column alias", values) -}}
+                {{- spark_query_catalog._sqc_fail("pivot", "values", "a dict of value to a non-empty column alias", values) -}}
             {%- endif -%}
         {%- else -%}
             {%- set alias = none -%}
         {%- endif -%}
         {%- if width == 1 -%}
             {%- if value is not none and value is not string and value is iterable -%}
-                {{- _sqc_fail("pivot", "values", allowed, values) -}}
+                {{- spark_query_catalog._sqc_fail("pivot", "values", allowed, values) -}}
             {%- endif -%}
             {%- set parts = [value] -%}
         {%- else -%}
             {%- if value is none or value is string or value is not iterable or value | length != width -%}
-                {{- _sqc_fail("pivot", "values", allowed, values) -}}
+                {{- spark_query_catalog._sqc_fail("pivot", "values", allowed, values) -}}
             {%- endif -%}
             {%- set parts = value | list -%}
         {%- endif -%}
@@ -178,10 +178,10 @@
         {%- set labels = [] -%}
         {%- for part in parts -%}
             {%- if part is mapping or (part is iterable and part is not string) -%}
-                {{- _sqc_fail("pivot", "values", "literal values (strings, numbers, booleans or none)", values) -}}
+                {{- spark_query_catalog._sqc_fail("pivot", "values", "literal values (strings, numbers, booleans or none)", values) -}}
             {%- endif -%}
-            {%- do literals.append(_sqc_literal(part)) -%}
-            {%- do labels.append(_sqc_value_label(part)) -%}
+            {%- do literals.append(spark_query_catalog._sqc_literal(part)) -%}
+            {%- do labels.append(spark_query_catalog._sqc_value_label(part)) -%}
         {%- endfor -%}
         {%- do result.append({"literals": literals, "alias": alias or labels | join("_")}) -%}
     {%- endfor -%}
@@ -195,7 +195,7 @@
     into 7) and come back as typed literals.
 -#}
 {% macro _sqc_discover_pivot_values(relation, relation_sql, columns, pivot_names, pivot_sql, max_values) %}
-    {%- do _sqc_require_columns(columns, relation, "pivot", "Discovering pivot `values`") -%}
+    {%- do spark_query_catalog._sqc_require_columns(columns, relation, "pivot", "Discovering pivot `values`") -%}
     {%- set select_sql = [] -%}
     {%- for column in pivot_sql -%}
         {%- do select_sql.append("concat('v:', cast(" ~ column ~ " as string)) as value_" ~ loop.index0) -%}
@@ -212,7 +212,7 @@ limit {{ max_values + 1 }}
 select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ relation_sql }})
         {%- endset -%}
         {%- set found = run_query(count_query).columns[0].values()[0] -%}
-        {{- _sqc_error("pivot",
+        {{- spark_query_catalog._sqc_error("pivot",
             "the pivot column " ~ pivot_sql | join(", ") ~ " of " ~ relation_sql
             ~ " has " ~ found ~ " distinct values, more than `max_values` (" ~ max_values ~ ")."
             ~ " If this is intended, raise `max_values` to at least " ~ found
@@ -224,13 +224,13 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ relat
         {%- set labels = [] -%}
         {%- for name in pivot_names -%}
             {%- set raw = row[loop.index0] -%}
-            {%- set data_type = _sqc_find_column(columns, name).data_type -%}
+            {%- set data_type = spark_query_catalog._sqc_find_column(columns, name).data_type -%}
             {%- if raw is none -%}
                 {%- do literals.append("null") -%}
                 {%- do labels.append("null") -%}
             {%- else -%}
                 {%- set text = (raw | string)[2:] -%}
-                {%- do literals.append(_sqc_typed_literal(text, data_type)) -%}
+                {%- do literals.append(spark_query_catalog._sqc_typed_literal(text, data_type)) -%}
                 {%- do labels.append(text) -%}
             {%- endif -%}
         {%- endfor -%}
@@ -243,13 +243,13 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ relat
 {#- Text read from Spark as a literal of its column's type. -#}
 {% macro _sqc_typed_literal(text, data_type) %}
     {%- if data_type in ["string"] or data_type.startswith("varchar") or data_type.startswith("char") -%}
-        {{- return(_sqc_string_literal(text)) -}}
+        {{- return(spark_query_catalog._sqc_string_literal(text)) -}}
     {%- elif data_type in ["tinyint", "smallint", "int", "bigint"] -%}
         {{- return(text) -}}
     {%- elif data_type == "boolean" -%}
         {{- return(text | lower) -}}
     {%- elif data_type in ["date", "timestamp", "timestamp_ntz"] -%}
-        {{- return(data_type ~ " " ~ _sqc_string_literal(text)) -}}
+        {{- return(data_type ~ " " ~ spark_query_catalog._sqc_string_literal(text)) -}}
     {%- endif -%}
-    {{- return("cast(" ~ _sqc_string_literal(text) ~ " as " ~ data_type ~ ")") -}}
+    {{- return("cast(" ~ spark_query_catalog._sqc_string_literal(text) ~ " as " ~ data_type ~ ")") -}}
 {% endmacro %}

@@ -51,61 +51,61 @@
 {% macro default__rolling(expression, order_by, partition_by, frame, preceding, following, relation, indent) %}
     {%- set macro_name = "rolling" -%}
     {%- if expression is not string or expression | trim == "" -%}
-        {{- _sqc_fail(macro_name, "expression", "a SQL aggregate or window function, e.g. 'sum(amount)'", expression) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "expression", "a SQL aggregate or window function, e.g. 'sum(amount)'", expression) -}}
     {%- endif -%}
-    {%- set order_names = _sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
-    {%- set partition_names = _sqc_string_list(partition_by, macro_name, "partition_by") -%}
+    {%- set order_names = spark_query_catalog._sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
+    {%- set partition_names = spark_query_catalog._sqc_string_list(partition_by, macro_name, "partition_by") -%}
     {%- set frame_kind = frame | lower if frame is string else frame -%}
     {%- if frame_kind not in ["rows", "range"] -%}
-        {{- _sqc_fail(macro_name, "frame", "'rows' or 'range'", frame) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows' or 'range'", frame) -}}
     {%- endif -%}
     {%- if indent is not integer or indent < 0 -%}
-        {{- _sqc_fail(macro_name, "indent", "a non-negative integer (spaces before the closing parenthesis)", indent) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "indent", "a non-negative integer (spaces before the closing parenthesis)", indent) -}}
     {%- endif -%}
     {%- if relation is not none -%}
-        {%- do _sqc_relation_sql(relation, macro_name) -%}
+        {%- do spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
     {%- endif -%}
-    {%- set columns = _sqc_columns(relation) if relation is not none else none -%}
+    {%- set columns = spark_query_catalog._sqc_columns(relation) if relation is not none else none -%}
 
     {%- set order_keys = [] -%}
     {%- for name in order_names -%}
-        {%- do order_keys.append(_sqc_key_sql(name, columns)) -%}
+        {%- do order_keys.append(spark_query_catalog._sqc_key_sql(name, columns)) -%}
     {%- endfor -%}
     {%- set partition_keys = [] -%}
     {%- for name in partition_names -%}
-        {%- do partition_keys.append(_sqc_key_sql(name, columns)) -%}
+        {%- do partition_keys.append(spark_query_catalog._sqc_key_sql(name, columns)) -%}
     {%- endfor -%}
 
-    {%- set start = _sqc_frame_bound(preceding, "preceding", frame_kind) -%}
-    {%- set end = _sqc_frame_bound(following, "following", frame_kind) -%}
+    {%- set start = spark_query_catalog._sqc_frame_bound(preceding, "preceding", frame_kind) -%}
+    {%- set end = spark_query_catalog._sqc_frame_bound(following, "following", frame_kind) -%}
     {%- if frame_kind == "range" and order_keys | length > 1 -%}
-        {{- _sqc_fail(macro_name, "order_by",
+        {{- spark_query_catalog._sqc_fail(macro_name, "order_by",
             "a single order key with frame='range' (a RANGE frame measures distance on one key)", order_by) -}}
     {%- endif -%}
     {%- if start.position is not none and end.position is not none and start.position > end.position -%}
-        {{- _sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ _sqc_repr(preceding)
-            ~ " is later than `following` " ~ _sqc_repr(following)
+        {{- spark_query_catalog._sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ spark_query_catalog._sqc_repr(preceding)
+            ~ " is later than `following` " ~ spark_query_catalog._sqc_repr(following)
             ~ ". Use a smaller `preceding` or a larger `following`.") -}}
     {%- endif -%}
     {%- if start.interval and end.interval and start.interval_sign * start.interval_size > end.interval_sign * end.interval_size -%}
-        {{- _sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ _sqc_repr(preceding)
-            ~ " is later than `following` " ~ _sqc_repr(following) ~ ".") -}}
+        {{- spark_query_catalog._sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ spark_query_catalog._sqc_repr(preceding)
+            ~ " is later than `following` " ~ spark_query_catalog._sqc_repr(following) ~ ".") -}}
     {%- endif -%}
     {%- if frame_kind == "range" and (start.interval or end.interval or start.offset or end.offset) -%}
-        {%- set key_type = _sqc_key_type(order_keys[0], columns) -%}
-        {%- if (start.interval or end.interval) and key_type is not none and not _sqc_is_temporal_type(key_type) -%}
-            {{- _sqc_fail(macro_name, "order_by",
+        {%- set key_type = spark_query_catalog._sqc_key_type(order_keys[0], columns) -%}
+        {%- if (start.interval or end.interval) and key_type is not none and not spark_query_catalog._sqc_is_temporal_type(key_type) -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "order_by",
                 "a timestamp or date column for an interval RANGE frame", order_names[0] ~ " (" ~ key_type ~ ")") -}}
         {%- endif -%}
-        {%- if (start.offset or end.offset) and key_type is not none and not _sqc_is_numeric_type(key_type) -%}
-            {{- _sqc_fail(macro_name, "order_by",
+        {%- if (start.offset or end.offset) and key_type is not none and not spark_query_catalog._sqc_is_numeric_type(key_type) -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "order_by",
                 "a numeric column for a numeric RANGE frame (use an interval such as '7 days' for time)",
                 order_names[0] ~ " (" ~ key_type ~ ")") -}}
         {%- endif -%}
     {%- endif -%}
 
     {%- set clauses = [] -%}
-    {%- set partition_clause = _sqc_partition_clause(partition_keys, macro_name) -%}
+    {%- set partition_clause = spark_query_catalog._sqc_partition_clause(partition_keys, macro_name) -%}
     {%- if partition_clause -%}
         {%- do clauses.append(partition_clause) -%}
     {%- endif -%}
@@ -143,18 +143,18 @@
         {%- do result.update({"sql": "unbounded " ~ side, "position": sign * 1000000000000}) -%}
     {%- elif value is string and value | trim | lower == "current row" -%}
         {%- do result.update({"sql": "current row", "position": 0}) -%}
-    {%- elif value is string and _sqc_interval_seconds(value) is not none -%}
+    {%- elif value is string and spark_query_catalog._sqc_interval_seconds(value) is not none -%}
         {%- if frame_kind != "range" -%}
-            {{- _sqc_fail("rolling", side,
+            {{- spark_query_catalog._sqc_fail("rolling", side,
                 "an integer or 'unbounded' with frame='rows' (intervals need frame='range')", value) -}}
         {%- endif -%}
         {%- do result.update({
             "sql": "interval '" ~ modules.re.sub("\s+", " ", value | trim) | lower ~ "' " ~ side,
             "interval": true,
-            "interval_size": _sqc_interval_seconds(value)
+            "interval_size": spark_query_catalog._sqc_interval_seconds(value)
         }) -%}
     {%- else -%}
-        {{- _sqc_fail("rolling", side, allowed, value) -}}
+        {{- spark_query_catalog._sqc_fail("rolling", side, allowed, value) -}}
     {%- endif -%}
     {{- return(result) -}}
 {% endmacro %}

@@ -30,39 +30,39 @@
 
 
 {% macro default__session_windows(relation, partition_by, timestamp_column, gap, aggregates, method) %}
-    {%- set parts = _sqc_session_parts(relation, partition_by, timestamp_column, gap, method, "session_windows") -%}
-    {%- set aggregate_list = _sqc_aggregates(aggregates, "session_windows") -%}
+    {%- set parts = spark_query_catalog._sqc_session_parts(relation, partition_by, timestamp_column, gap, method, "session_windows") -%}
+    {%- set aggregate_list = spark_query_catalog._sqc_aggregates(aggregates, "session_windows") -%}
     {%- set aggregate_sql = [] -%}
     {%- for aggregate in aggregate_list -%}
-        {%- do aggregate_sql.append(_sqc_aggregate_sql(aggregate)) -%}
+        {%- do aggregate_sql.append(spark_query_catalog._sqc_aggregate_sql(aggregate)) -%}
     {%- endfor -%}
 
     {%- if method == "session_window" -%}
         {%- set select_sql = parts.partition_keys + [
-            _sqc_session_id_sql(parts, "session_window.start"),
+            spark_query_catalog._sqc_session_id_sql(parts, "session_window.start"),
             "session_window.start as session_start",
             "session_window.end as session_end"
         ] + aggregate_sql -%}
         {%- set lines = [
             "select",
-            _sqc_list_lines(select_sql, 4),
+            spark_query_catalog._sqc_list_lines(select_sql, 4),
             "from " ~ parts.relation_sql,
-            "group by " ~ (parts.partition_keys + [_sqc_session_window_call(parts)]) | join(", ")
+            "group by " ~ (parts.partition_keys + [spark_query_catalog._sqc_session_window_call(parts)]) | join(", ")
         ] -%}
         {{- return(lines | join("\n")) -}}
     {%- endif -%}
 
     {%- set start_sql = "min(" ~ parts.time_sql ~ ")" -%}
     {%- set select_sql = parts.partition_keys + [
-        _sqc_session_id_sql(parts, start_sql),
+        spark_query_catalog._sqc_session_id_sql(parts, start_sql),
         start_sql ~ " as session_start",
-        _sqc_session_end_sql(parts, "") ~ " as session_end"
+        spark_query_catalog._sqc_session_end_sql(parts, "") ~ " as session_end"
     ] + aggregate_sql -%}
     {%- set lines = [
-        "with " ~ _sqc_session_numbering_ctes(parts) | join(",\n\n"),
+        "with " ~ spark_query_catalog._sqc_session_numbering_ctes(parts) | join(",\n\n"),
         "",
         "select",
-        _sqc_list_lines(select_sql, 4),
+        spark_query_catalog._sqc_list_lines(select_sql, 4),
         "from sessionize_numbers",
         "group by " ~ (parts.partition_keys + ["sessionize_number"]) | join(", ")
     ] -%}

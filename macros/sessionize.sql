@@ -31,20 +31,20 @@
 
 
 {% macro default__sessionize(relation, partition_by, timestamp_column, gap, method) %}
-    {%- set parts = _sqc_session_parts(relation, partition_by, timestamp_column, gap, method, "sessionize") -%}
+    {%- set parts = spark_query_catalog._sqc_session_parts(relation, partition_by, timestamp_column, gap, method, "sessionize") -%}
     {%- for name in ["session_id", "session_start", "session_end"] -%}
-        {%- if _sqc_find_column(parts.columns, name) is not none -%}
-            {{- _sqc_error("sessionize", "`relation` already has a column `" ~ name
+        {%- if spark_query_catalog._sqc_find_column(parts.columns, name) is not none -%}
+            {{- spark_query_catalog._sqc_error("sessionize", "`relation` already has a column `" ~ name
                 ~ "`, which sessionize adds; rename it first.") -}}
         {%- endif -%}
     {%- endfor -%}
 
     {%- if method == "session_window" -%}
-        {%- set group_keys = parts.partition_keys + [_sqc_session_window_call(parts)] -%}
+        {%- set group_keys = parts.partition_keys + [spark_query_catalog._sqc_session_window_call(parts)] -%}
         {%- set lines = [
             "with sessionize_windows as (",
             "    select",
-            "        " ~ _sqc_session_window_call(parts) ~ " as sessionize_window,",
+            "        " ~ spark_query_catalog._sqc_session_window_call(parts) ~ " as sessionize_window,",
             "        collect_list(struct(*)) as sessionize_rows",
             "    from " ~ parts.relation_sql,
             "    group by " ~ group_keys | join(", "),
@@ -60,7 +60,7 @@
             "",
             "select",
             "    * except (session_start, session_end),",
-            "    " ~ _sqc_session_id_sql(parts, "session_start") ~ ",",
+            "    " ~ spark_query_catalog._sqc_session_id_sql(parts, "session_start") ~ ",",
             "    session_start,",
             "    session_end",
             "from sessionize_rows"
@@ -69,21 +69,21 @@
     {%- endif -%}
 
     {%- set session_keys = parts.partition_keys + ["sessionize_number"] -%}
-    {%- set over = _sqc_over(["partition by " ~ session_keys | join(", ")], 12) -%}
+    {%- set over = spark_query_catalog._sqc_over(["partition by " ~ session_keys | join(", ")], 12) -%}
     {%- set helpers = ["sessionize_is_new", "sessionize_number"] -%}
     {%- if parts.fixed_gap is none -%}
         {%- do helpers.append("sessionize_event_end") -%}
     {%- endif -%}
-    {%- set ctes = _sqc_session_numbering_ctes(parts) -%}
+    {%- set ctes = spark_query_catalog._sqc_session_numbering_ctes(parts) -%}
     {%- do ctes.append("sessionize_bounds as (\n    select\n        *,\n        min(" ~ parts.time_sql ~ ")" ~ over
-        ~ " as session_start,\n        " ~ _sqc_session_end_sql(parts, over) ~ " as session_end"
+        ~ " as session_start,\n        " ~ spark_query_catalog._sqc_session_end_sql(parts, over) ~ " as session_end"
         ~ "\n    from sessionize_numbers\n)") -%}
     {%- set lines = [
         "with " ~ ctes | join(",\n\n"),
         "",
         "select",
         "    * except (" ~ (helpers + ["session_start", "session_end"]) | join(", ") ~ "),",
-        "    " ~ _sqc_session_id_sql(parts, "session_start") ~ ",",
+        "    " ~ spark_query_catalog._sqc_session_id_sql(parts, "session_start") ~ ",",
         "    session_start,",
         "    session_end",
         "from sessionize_bounds"

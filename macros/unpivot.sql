@@ -50,71 +50,71 @@
 
 {% macro default__unpivot(relation, columns, exclude, name_column, value_column, include_nulls, cast_to, remove) %}
     {%- set macro_name = "unpivot" -%}
-    {%- set relation_sql = _sqc_relation_sql(relation, macro_name) -%}
-    {%- set exclude_names = _sqc_string_list(exclude, macro_name, "exclude") -%}
-    {%- set remove_names = _sqc_string_list(remove, macro_name, "remove") -%}
+    {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
+    {%- set exclude_names = spark_query_catalog._sqc_string_list(exclude, macro_name, "exclude") -%}
+    {%- set remove_names = spark_query_catalog._sqc_string_list(remove, macro_name, "remove") -%}
     {%- if name_column is not string or name_column | trim == "" -%}
-        {{- _sqc_fail(macro_name, "name_column", "a non-empty column name", name_column) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "name_column", "a non-empty column name", name_column) -}}
     {%- endif -%}
-    {%- set value_names = _sqc_string_list(value_column, macro_name, "value_column", allow_empty=false) -%}
+    {%- set value_names = spark_query_catalog._sqc_string_list(value_column, macro_name, "value_column", allow_empty=false) -%}
     {%- set width = value_names | length -%}
     {%- if include_nulls is not sameas true and include_nulls is not sameas false -%}
-        {{- _sqc_fail(macro_name, "include_nulls", "true or false", include_nulls) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "include_nulls", "true or false", include_nulls) -}}
     {%- endif -%}
     {%- if cast_to is none -%}
         {%- set cast_types = none -%}
     {%- else -%}
-        {%- set cast_types = _sqc_string_list(cast_to, macro_name, "cast_to") -%}
+        {%- set cast_types = spark_query_catalog._sqc_string_list(cast_to, macro_name, "cast_to") -%}
         {%- if cast_types | length == 1 -%}
             {%- set cast_types = cast_types * width -%}
         {%- elif cast_types | length != width -%}
-            {{- _sqc_fail(macro_name, "cast_to",
+            {{- spark_query_catalog._sqc_fail(macro_name, "cast_to",
                 "one type, or one type per value column (" ~ width ~ ")", cast_to) -}}
         {%- endif -%}
     {%- endif -%}
 
-    {%- set relation_columns = _sqc_columns(relation) -%}
+    {%- set relation_columns = spark_query_catalog._sqc_columns(relation) -%}
 
     {#- entries: [{"label": text or none, "columns": [column names]}] -#}
     {%- set entries = [] -%}
     {%- set entries_allowed = "a list of columns, a dict of label to column, or a dict of label to a list of "
         ~ width ~ " columns (one per `value_column`)" -%}
     {%- if columns is none -%}
-        {%- do _sqc_require_columns(relation_columns, relation, macro_name, "Unpivoting every column (columns=none)") -%}
+        {%- do spark_query_catalog._sqc_require_columns(relation_columns, relation, macro_name, "Unpivoting every column (columns=none)") -%}
         {%- if not execute -%}
             {{- return("") -}}
         {%- endif -%}
         {%- if width > 1 -%}
-            {{- _sqc_fail(macro_name, "columns", "given explicitly for a multi-value unpivot", columns) -}}
+            {{- spark_query_catalog._sqc_fail(macro_name, "columns", "given explicitly for a multi-value unpivot", columns) -}}
         {%- endif -%}
         {%- for column in relation_columns -%}
-            {%- if _sqc_find_column(_sqc_as_columns(exclude_names), column.name) is none
-                and _sqc_find_column(_sqc_as_columns(remove_names), column.name) is none -%}
+            {%- if spark_query_catalog._sqc_find_column(spark_query_catalog._sqc_as_columns(exclude_names), column.name) is none
+                and spark_query_catalog._sqc_find_column(spark_query_catalog._sqc_as_columns(remove_names), column.name) is none -%}
                 {%- do entries.append({"label": none, "columns": [column.name]}) -%}
             {%- endif -%}
         {%- endfor -%}
     {%- elif columns is mapping and columns | length > 0 -%}
         {%- for label, source in columns.items() -%}
             {%- if label is not string or label == "" -%}
-                {{- _sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
+                {{- spark_query_catalog._sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
             {%- endif -%}
             {%- if source is string -%}
                 {%- set source = [source] -%}
             {%- endif -%}
             {%- if source is not iterable or source is mapping or source | length != width -%}
-                {{- _sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
+                {{- spark_query_catalog._sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
             {%- endif -%}
-            {%- do entries.append({"label": label, "columns": _sqc_string_list(source | list, macro_name, "columns")}) -%}
+            {%- do entries.append({"label": label, "columns": spark_query_catalog._sqc_string_list(source | list, macro_name, "columns")}) -%}
         {%- endfor -%}
     {%- elif columns is iterable and columns is not string and columns | length > 0 and width == 1 -%}
-        {%- for name in _sqc_string_list(columns | list, macro_name, "columns") -%}
+        {%- for name in spark_query_catalog._sqc_string_list(columns | list, macro_name, "columns") -%}
             {%- do entries.append({"label": none, "columns": [name]}) -%}
         {%- endfor -%}
     {%- else -%}
-        {{- _sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "columns", entries_allowed, columns) -}}
     {%- endif -%}
     {%- if entries | length == 0 -%}
-        {{- _sqc_error(macro_name, "no column is left to unpivot in " ~ relation_sql
+        {{- spark_query_catalog._sqc_error(macro_name, "no column is left to unpivot in " ~ relation_sql
             ~ " after `exclude` and `remove`.") -}}
     {%- endif -%}
 
@@ -122,20 +122,20 @@
     {%- set unpivoted = [] -%}
     {%- for entry in entries -%}
         {%- for name in entry.columns -%}
-            {%- do unpivoted.append(_sqc_column_sql(name, relation_columns, macro_name, "columns")) -%}
+            {%- do unpivoted.append(spark_query_catalog._sqc_column_sql(name, relation_columns, macro_name, "columns")) -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- set removed = [] -%}
     {%- for name in remove_names -%}
-        {%- do removed.append(_sqc_column_sql(name, relation_columns, macro_name, "remove")) -%}
+        {%- do removed.append(spark_query_catalog._sqc_column_sql(name, relation_columns, macro_name, "remove")) -%}
     {%- endfor -%}
     {%- for name in exclude_names -%}
-        {%- do _sqc_column_sql(name, relation_columns, macro_name, "exclude") -%}
+        {%- do spark_query_catalog._sqc_column_sql(name, relation_columns, macro_name, "exclude") -%}
     {%- endfor -%}
     {%- for name in [name_column] + value_names -%}
-        {%- set clash = _sqc_find_column(relation_columns, name) -%}
-        {%- if clash is not none and _sqc_quote(clash.name) not in unpivoted + removed -%}
-            {{- _sqc_fail(macro_name, "name_column" if loop.first else "value_column",
+        {%- set clash = spark_query_catalog._sqc_find_column(relation_columns, name) -%}
+        {%- if clash is not none and spark_query_catalog._sqc_quote(clash.name) not in unpivoted + removed -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "name_column" if loop.first else "value_column",
                 "a name that is not already a column kept in the output", name) -}}
         {%- endif -%}
     {%- endfor -%}
@@ -149,9 +149,9 @@
         {%- else -%}
             {%- set types = [] -%}
             {%- for entry in entries -%}
-                {%- do types.append(_sqc_find_column(relation_columns, entry.columns[position]).data_type) -%}
+                {%- do types.append(spark_query_catalog._sqc_find_column(relation_columns, entry.columns[position]).data_type) -%}
             {%- endfor -%}
-            {%- set common = _sqc_common_type(types) -%}
+            {%- set common = spark_query_catalog._sqc_common_type(types) -%}
             {#- Only cast when the types differ; identical types need no projection. -#}
             {%- set cast_needed = (types | reject("equalto", common) | list | length) > 0 -%}
             {%- do target_types.append(common if cast_needed else none) -%}
@@ -161,18 +161,18 @@
 
     {#- The source: the relation itself, or a projection that casts or removes. -#}
     {%- if needs_projection -%}
-        {%- do _sqc_require_columns(relation_columns, relation, macro_name,
+        {%- do spark_query_catalog._sqc_require_columns(relation_columns, relation, macro_name,
             "Casting value columns or removing columns") -%}
         {%- if not execute -%}
             {{- return("") -}}
         {%- endif -%}
         {%- set projected = [] -%}
         {%- for column in relation_columns -%}
-            {%- set column_sql = _sqc_quote(column.name) -%}
+            {%- set column_sql = spark_query_catalog._sqc_quote(column.name) -%}
             {%- set ns = namespace(cast=none) -%}
             {%- for entry in entries -%}
                 {%- for name in entry.columns -%}
-                    {%- if _sqc_find_column([column], name) is not none -%}
+                    {%- if spark_query_catalog._sqc_find_column([column], name) is not none -%}
                         {%- set ns.cast = target_types[loop.index0] -%}
                     {%- endif -%}
                 {%- endfor -%}
@@ -184,7 +184,7 @@
                 {%- do projected.append(column_sql) -%}
             {%- endif -%}
         {%- endfor -%}
-        {%- set from_sql = "(\n    select\n" ~ _sqc_list_lines(projected, 8)
+        {%- set from_sql = "(\n    select\n" ~ spark_query_catalog._sqc_list_lines(projected, 8)
             ~ "\n    from " ~ relation_sql ~ "\n) as unpivot_source" -%}
     {%- else -%}
         {%- set from_sql = relation_sql -%}
@@ -194,17 +194,17 @@
     {%- for entry in entries -%}
         {%- set sources = [] -%}
         {%- for name in entry.columns -%}
-            {%- do sources.append(_sqc_column_sql(name, relation_columns, macro_name, "columns")) -%}
+            {%- do sources.append(spark_query_catalog._sqc_column_sql(name, relation_columns, macro_name, "columns")) -%}
         {%- endfor -%}
         {%- set item = sources[0] if width == 1 else "(" ~ sources | join(", ") ~ ")" -%}
-        {%- if entry.label is not none and (width > 1 or _sqc_unquote(entry.columns[0]) != entry.label) -%}
-            {%- set item = item ~ " as " ~ _sqc_quote(entry.label) -%}
+        {%- if entry.label is not none and (width > 1 or spark_query_catalog._sqc_unquote(entry.columns[0]) != entry.label) -%}
+            {%- set item = item ~ " as " ~ spark_query_catalog._sqc_quote(entry.label) -%}
         {%- endif -%}
         {%- do in_sql.append(item) -%}
     {%- endfor -%}
     {%- set value_sql = [] -%}
     {%- for name in value_names -%}
-        {%- do value_sql.append(_sqc_quote(name)) -%}
+        {%- do value_sql.append(spark_query_catalog._sqc_quote(name)) -%}
     {%- endfor -%}
     {%- set values_sql = value_sql[0] if width == 1 else "(" ~ value_sql | join(", ") ~ ")" -%}
 
@@ -212,8 +212,8 @@
         "select *",
         "from " ~ from_sql,
         "    unpivot " ~ ("include" if include_nulls else "exclude") ~ " nulls (",
-        "        " ~ values_sql ~ " for " ~ _sqc_quote(name_column) ~ " in (",
-        _sqc_list_lines(in_sql, 12),
+        "        " ~ values_sql ~ " for " ~ spark_query_catalog._sqc_quote(name_column) ~ " in (",
+        spark_query_catalog._sqc_list_lines(in_sql, 12),
         "        )",
         "    )"
     ] -%}
@@ -225,7 +225,7 @@
 {% macro _sqc_as_columns(names) %}
     {%- set result = [] -%}
     {%- for name in names -%}
-        {%- do result.append({"name": _sqc_unquote(name), "data_type": none}) -%}
+        {%- do result.append({"name": spark_query_catalog._sqc_unquote(name), "data_type": none}) -%}
     {%- endfor -%}
     {{- return(result) -}}
 {% endmacro %}

@@ -13,7 +13,7 @@
         {%- for alias, expression in aggregates.items() -%}
             {%- if alias is not string or alias | trim == ""
                 or expression is not string or expression | trim == "" -%}
-                {{- _sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
+                {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
             {%- endif -%}
             {%- do result.append({"sql": expression | trim, "alias": alias}) -%}
         {%- endfor -%}
@@ -21,12 +21,12 @@
         and aggregates is not mapping and aggregates | length > 0 -%}
         {%- for expression in aggregates -%}
             {%- if expression is not string or expression | trim == "" -%}
-                {{- _sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
+                {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
             {%- endif -%}
             {%- do result.append({"sql": expression | trim, "alias": none}) -%}
         {%- endfor -%}
     {%- else -%}
-        {{- _sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", allowed, aggregates) -}}
     {%- endif -%}
     {{- return(result) -}}
 {% endmacro %}
@@ -36,7 +36,7 @@
     {%- if aggregate.alias is none -%}
         {{- return(aggregate.sql) -}}
     {%- endif -%}
-    {{- return(aggregate.sql ~ " as " ~ _sqc_quote(aggregate.alias)) -}}
+    {{- return(aggregate.sql ~ " as " ~ spark_query_catalog._sqc_quote(aggregate.alias)) -}}
 {% endmacro %}
 
 
@@ -46,7 +46,7 @@
     columns are unknown, every such identifier that is not a SQL keyword.
 -#}
 {% macro _sqc_referenced_columns(expression, columns) %}
-    {%- set keywords = _sqc_reserved_words() + [
+    {%- set keywords = spark_query_catalog._sqc_reserved_words() + [
         "bigint", "boolean", "date", "decimal", "double", "float", "int", "integer",
         "smallint", "string", "timestamp", "timestamp_ntz", "tinyint", "ignore",
         "respect", "filter", "within", "day", "days", "hour", "hours", "minute",
@@ -66,7 +66,7 @@
         {%- endif -%}
         {%- if name is not none -%}
             {%- if columns is not none -%}
-                {%- set column = _sqc_find_column(columns, "`" ~ name.replace("`", "``") ~ "`") -%}
+                {%- set column = spark_query_catalog._sqc_find_column(columns, "`" ~ name.replace("`", "``") ~ "`") -%}
                 {%- if column is not none and column.name not in found -%}
                     {%- do found.append(column.name) -%}
                 {%- endif -%}

@@ -12,18 +12,18 @@
         {{- return("none") -}}
     {%- elif value is string -%}
         {{- return("'" ~ value ~ "'") -}}
-    {%- elif _sqc_is_relation(value) -%}
+    {%- elif spark_query_catalog._sqc_is_relation(value) -%}
         {{- return(value.render()) -}}
     {%- elif value is mapping -%}
         {%- set parts = [] -%}
         {%- for key, item in value.items() -%}
-            {%- do parts.append(_sqc_repr(key) ~ ": " ~ _sqc_repr(item)) -%}
+            {%- do parts.append(spark_query_catalog._sqc_repr(key) ~ ": " ~ spark_query_catalog._sqc_repr(item)) -%}
         {%- endfor -%}
         {{- return("{" ~ parts | join(", ") ~ "}") -}}
     {%- elif value is iterable -%}
         {%- set parts = [] -%}
         {%- for item in value -%}
-            {%- do parts.append(_sqc_repr(item)) -%}
+            {%- do parts.append(spark_query_catalog._sqc_repr(item)) -%}
         {%- endfor -%}
         {{- return("[" ~ parts | join(", ") ~ "]") -}}
     {%- else -%}
@@ -35,7 +35,7 @@
 {% macro _sqc_fail(macro_name, argument, allowed, given) %}
     {{- exceptions.raise_compiler_error(
         "spark_query_catalog." ~ macro_name ~ ": argument `" ~ argument
-        ~ "` must be " ~ allowed ~ ". Got: " ~ _sqc_repr(given)
+        ~ "` must be " ~ allowed ~ ". Got: " ~ spark_query_catalog._sqc_repr(given)
     ) -}}
 {% endmacro %}
 
@@ -56,15 +56,15 @@
     {%- elif value is iterable and value is not mapping -%}
         {%- set items = value | list -%}
     {%- else -%}
-        {{- _sqc_fail(macro_name, argument, "a string or a list of strings", value) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, argument, "a string or a list of strings", value) -}}
     {%- endif -%}
     {%- for item in items -%}
         {%- if item is not string or item | trim == "" -%}
-            {{- _sqc_fail(macro_name, argument, "a string or a list of non-empty strings", value) -}}
+            {{- spark_query_catalog._sqc_fail(macro_name, argument, "a string or a list of non-empty strings", value) -}}
         {%- endif -%}
     {%- endfor -%}
     {%- if not allow_empty and items | length == 0 -%}
-        {{- _sqc_fail(macro_name, argument, "a column name or a non-empty list of them", value) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, argument, "a column name or a non-empty list of them", value) -}}
     {%- endif -%}
     {{- return(items) -}}
 {% endmacro %}

@@ -6,10 +6,10 @@
 
 
 {% macro sqc_create_schema(schema) %}
-    {%- do run_query("create schema if not exists " ~ _sqc_quote(schema)) -%}
+    {%- do run_query("create schema if not exists " ~ spark_query_catalog._sqc_quote(schema)) -%}
 {% endmacro %}
 
 
 {% macro sqc_drop_schema(schema) %}
-    {%- do run_query("drop schema if exists " ~ _sqc_quote(schema) ~ " cascade") -%}
+    {%- do run_query("drop schema if exists " ~ spark_query_catalog._sqc_quote(schema) ~ " cascade") -%}
 {% endmacro %}

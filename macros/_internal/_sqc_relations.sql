@@ -18,13 +18,13 @@
 
 {#- The relation as FROM-clause text; fails clearly on anything else. -#}
 {% macro _sqc_relation_sql(relation, macro_name) %}
-    {%- if _sqc_is_relation(relation) -%}
+    {%- if spark_query_catalog._sqc_is_relation(relation) -%}
         {{- return(relation.render()) -}}
     {%- endif -%}
     {%- if relation is string and relation | trim != "" -%}
         {{- return(relation | trim) -}}
     {%- endif -%}
-    {{- _sqc_fail(
+    {{- spark_query_catalog._sqc_fail(
         macro_name, "relation",
         "a Relation (ref() or source()) or a string naming a table, a view or a CTE",
         relation
@@ -37,7 +37,7 @@
     {%- if not execute -%}
         {{- return(none) -}}
     {%- endif -%}
-    {%- if _sqc_is_relation(relation) -%}
+    {%- if spark_query_catalog._sqc_is_relation(relation) -%}
         {%- set found = adapter.get_relation(
             database=relation.database, schema=relation.schema,
             identifier=relation.identifier
@@ -60,7 +60,7 @@
     known: while dbt parses, or when `relation` is a CTE.
 -#}
 {% macro _sqc_columns(relation) %}
-    {%- set queryable = _sqc_queryable_relation(relation) -%}
+    {%- set queryable = spark_query_catalog._sqc_queryable_relation(relation) -%}
     {%- if queryable is none -%}
         {{- return(none) -}}
     {%- endif -%}
@@ -75,10 +75,10 @@
 {#- Fails unless the columns are known, naming what needed them. -#}
 {% macro _sqc_require_columns(columns, relation, macro_name, needed_for) %}
     {%- if execute and columns is none -%}
-        {{- _sqc_error(
+        {{- spark_query_catalog._sqc_error(
             macro_name,
             needed_for ~ " needs to read the columns of `relation`, but "
-            ~ _sqc_repr(relation if relation is string else relation | string)
+            ~ spark_query_catalog._sqc_repr(relation if relation is string else relation | string)
             ~ " is not a table or view that exists (a CTE cannot be introspected)."
             ~ " Pass a ref() or source(), or a table name, or give the columns explicitly."
         ) -}}
@@ -88,7 +88,7 @@
 
 {#- The column of `columns` named `name` (case-insensitive, as Spark), or none. -#}
 {% macro _sqc_find_column(columns, name) %}
-    {%- set wanted = _sqc_unquote(name) | lower -%}
+    {%- set wanted = spark_query_catalog._sqc_unquote(name) | lower -%}
     {%- for column in columns or [] -%}
         {%- if column.name | lower == wanted -%}
             {{- return(column) -}}
@@ -105,18 +105,18 @@
 -#}
 {% macro _sqc_column_sql(name, columns, macro_name, argument) %}
     {%- if columns is not none -%}
-        {%- set column = _sqc_find_column(columns, name) -%}
+        {%- set column = spark_query_catalog._sqc_find_column(columns, name) -%}
         {%- if column is none -%}
             {%- set names = [] -%}
             {%- for c in columns -%}{%- do names.append(c.name) -%}{%- endfor -%}
-            {{- _sqc_fail(
+            {{- spark_query_catalog._sqc_fail(
                 macro_name, argument,
                 "a column of the relation (" ~ names | join(", ") ~ ")", name
             ) -}}
         {%- endif -%}
-        {{- return(_sqc_quote(column.name)) -}}
+        {{- return(spark_query_catalog._sqc_quote(column.name)) -}}
     {%- endif -%}
-    {{- return(_sqc_quote(_sqc_unquote(name))) -}}
+    {{- return(spark_query_catalog._sqc_quote(spark_query_catalog._sqc_unquote(name))) -}}
 {% endmacro %}
 
 
@@ -134,9 +134,9 @@
     {%- set head = match.group(1) | trim -%}
     {%- set suffix = match.group(2) | lower -%}
     {%- set suffix = modules.re.sub("\s+", " ", suffix) -%}
-    {%- set column = _sqc_find_column(columns, head) -%}
+    {%- set column = spark_query_catalog._sqc_find_column(columns, head) -%}
     {%- if column is not none -%}
-        {{- return(_sqc_quote(column.name) ~ suffix) -}}
+        {{- return(spark_query_catalog._sqc_quote(column.name) ~ suffix) -}}
     {%- endif -%}
     {{- return(head ~ suffix) -}}
 {% endmacro %}
@@ -152,7 +152,7 @@
 
 {#- The data type of a key when it is a column of a known relation, else none. -#}
 {% macro _sqc_key_type(item, columns) %}
-    {%- set column = _sqc_find_column(columns, _sqc_key_head(item | trim)) -%}
+    {%- set column = spark_query_catalog._sqc_find_column(columns, spark_query_catalog._sqc_key_head(item | trim)) -%}
     {{- return(column.data_type if column is not none else none) -}}
 {% endmacro %}
 

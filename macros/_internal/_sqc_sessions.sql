@@ -31,28 +31,28 @@
 
 {#- Checks the arguments and resolves them to SQL text. -#}
 {% macro _sqc_session_parts(relation, partition_by, timestamp_column, gap, method, macro_name) %}
-    {%- set relation_sql = _sqc_relation_sql(relation, macro_name) -%}
-    {%- set partition_names = _sqc_string_list(partition_by, macro_name, "partition_by") -%}
+    {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
+    {%- set partition_names = spark_query_catalog._sqc_string_list(partition_by, macro_name, "partition_by") -%}
     {%- if timestamp_column is not string or timestamp_column | trim == "" -%}
-        {{- _sqc_fail(macro_name, "timestamp_column", "a column name (string)", timestamp_column) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "timestamp_column", "a column name (string)", timestamp_column) -}}
     {%- endif -%}
     {%- if gap is not string or gap | trim == "" -%}
-        {{- _sqc_fail(macro_name, "gap",
+        {{- spark_query_catalog._sqc_fail(macro_name, "gap",
             "a duration string such as '30 minutes', or a SQL expression giving one per row", gap) -}}
     {%- endif -%}
-    {%- if method not in _sqc_session_methods() -%}
-        {{- _sqc_fail(macro_name, "method", "one of " ~ _sqc_repr(_sqc_session_methods()), method) -}}
+    {%- if method not in spark_query_catalog._sqc_session_methods() -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "method", "one of " ~ spark_query_catalog._sqc_repr(spark_query_catalog._sqc_session_methods()), method) -}}
     {%- endif -%}
-    {%- set fixed_gap = _sqc_fixed_gap(gap) -%}
+    {%- set fixed_gap = spark_query_catalog._sqc_fixed_gap(gap) -%}
     {%- if fixed_gap is not none and modules.re.search("[1-9]", fixed_gap) is none -%}
-        {{- _sqc_fail(macro_name, "gap", "a positive duration (rows more than `gap` apart start a new session)", gap) -}}
+        {{- spark_query_catalog._sqc_fail(macro_name, "gap", "a positive duration (rows more than `gap` apart start a new session)", gap) -}}
     {%- endif -%}
 
-    {%- set columns = _sqc_columns(relation) -%}
-    {%- set time_column = _sqc_column_sql(timestamp_column, columns, macro_name, "timestamp_column") -%}
-    {%- set time_type = _sqc_key_type(time_column, columns) -%}
-    {%- if time_type is not none and not (_sqc_is_temporal_type(time_type) or time_type == "string") -%}
-        {{- _sqc_fail(macro_name, "timestamp_column",
+    {%- set columns = spark_query_catalog._sqc_columns(relation) -%}
+    {%- set time_column = spark_query_catalog._sqc_column_sql(timestamp_column, columns, macro_name, "timestamp_column") -%}
+    {%- set time_type = spark_query_catalog._sqc_key_type(time_column, columns) -%}
+    {%- if time_type is not none and not (spark_query_catalog._sqc_is_temporal_type(time_type) or time_type == "string") -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "timestamp_column",
             "a timestamp, timestamp_ntz, date or string column", timestamp_column ~ " (" ~ time_type ~ ")") -}}
     {%- endif -%}
     {%- if time_type in ["string", "date"] -%}
@@ -62,10 +62,10 @@
     {%- endif -%}
     {%- set partition_keys = [] -%}
     {%- for name in partition_names -%}
-        {%- do partition_keys.append(_sqc_key_sql(name, columns)) -%}
+        {%- do partition_keys.append(spark_query_catalog._sqc_key_sql(name, columns)) -%}
     {%- endfor -%}
     {%- if fixed_gap is none -%}
-        {%- set gap_sql = _sqc_key_sql(gap, columns) -%}
+        {%- set gap_sql = spark_query_catalog._sqc_key_sql(gap, columns) -%}
     {%- else -%}
         {%- set gap_sql = none -%}
     {%- endif -%}
@@ -73,7 +73,7 @@
         "relation_sql": relation_sql,
         "columns": columns,
         "partition_keys": partition_keys,
-        "partition_clause": _sqc_partition_clause(partition_keys, macro_name),
+        "partition_clause": spark_query_catalog._sqc_partition_clause(partition_keys, macro_name),
         "time_sql": time_sql,
         "fixed_gap": fixed_gap,
         "gap_sql": gap_sql
@@ -94,7 +94,7 @@
 
 {#- " over (\n    clause\n    clause\n)" with the clauses `spaces` in and ")" 4 less. -#}
 {% macro _sqc_over(clauses, spaces) %}
-    {{- return(" over (\n" ~ _sqc_list_lines(clauses, spaces) | replace(",\n", "\n")
+    {{- return(" over (\n" ~ spark_query_catalog._sqc_list_lines(clauses, spaces) | replace(",\n", "\n")
         ~ "\n" ~ " " * (spaces - 4) ~ ")") -}}
 {% endmacro %}
 
@@ -102,7 +102,7 @@
 {#- session_window(t, gap), for the session_window method. -#}
 {% macro _sqc_session_window_call(parts) %}
     {%- if parts.fixed_gap is not none -%}
-        {{- return("session_window(" ~ parts.time_sql ~ ", " ~ _sqc_string_literal(parts.fixed_gap) ~ ")") -}}
+        {{- return("session_window(" ~ parts.time_sql ~ ", " ~ spark_query_catalog._sqc_string_literal(parts.fixed_gap) ~ ")") -}}
     {%- endif -%}
     {{- return("session_window(" ~ parts.time_sql ~ ", " ~ parts.gap_sql ~ ")") -}}
 {% endmacro %}
@@ -131,10 +131,10 @@
     (lag); per-row gaps with the latest end so far (a running max).
 -#}
 {% macro _sqc_session_numbering_ctes(parts) %}
-    {%- set spec = _sqc_session_window_spec(parts) -%}
+    {%- set spec = spark_query_catalog._sqc_session_window_spec(parts) -%}
     {%- set ctes = [] -%}
     {%- if parts.fixed_gap is not none -%}
-        {%- set previous_end = "lag(" ~ parts.time_sql ~ ")" ~ _sqc_over(spec, 16)
+        {%- set previous_end = "lag(" ~ parts.time_sql ~ ")" ~ spark_query_catalog._sqc_over(spec, 16)
             ~ " + interval " ~ parts.fixed_gap -%}
         {%- set flags_from = parts.relation_sql -%}
         {%- set flags_where = parts.time_sql ~ " is not null" -%}
@@ -144,7 +144,7 @@
             ~ "\n    from " ~ parts.relation_sql
             ~ "\n    where " ~ parts.time_sql ~ " is not null\n)") -%}
         {%- set previous_end = "max(sessionize_event_end)"
-            ~ _sqc_over(spec + ["rows between unbounded preceding and 1 preceding"], 16) -%}
+            ~ spark_query_catalog._sqc_over(spec + ["rows between unbounded preceding and 1 preceding"], 16) -%}
         {%- set flags_from = "sessionize_events" -%}
         {%- set flags_where = "sessionize_event_end > " ~ parts.time_sql -%}
     {%- endif -%}
@@ -152,7 +152,7 @@
         ~ parts.time_sql ~ " > " ~ previous_end ~ ",\n            true\n        ) as sessionize_is_new"
         ~ "\n    from " ~ flags_from ~ "\n    where " ~ flags_where ~ "\n)") -%}
     {%- do ctes.append("sessionize_numbers as (\n    select\n        *,\n        sum(cast(sessionize_is_new as int))"
-        ~ _sqc_over(spec + ["rows between unbounded preceding and current row"], 12)
+        ~ spark_query_catalog._sqc_over(spec + ["rows between unbounded preceding and current row"], 12)
         ~ " as sessionize_number\n    from sessionize_flags\n)") -%}
     {{- return(ctes) -}}
 {% endmacro %}

@@ -25,7 +25,7 @@
 {% macro _sqc_is_plain_identifier(name) %}
     {{- return(
         modules.re.match("^[A-Za-z_][A-Za-z0-9_]*$", name) is not none
-        and (name | lower) not in _sqc_reserved_words()
+        and (name | lower) not in spark_query_catalog._sqc_reserved_words()
     ) -}}
 {% endmacro %}
 
@@ -33,7 +33,7 @@
 {#- An identifier, in backticks only when Spark needs them (`2012`, `an.id`). -#}
 {% macro _sqc_quote(name) %}
     {%- set name = name | string -%}
-    {%- if _sqc_is_plain_identifier(name) -%}
+    {%- if spark_query_catalog._sqc_is_plain_identifier(name) -%}
         {{- return(name) -}}
     {%- endif -%}
     {{- return("`" ~ name.replace("`", "``") ~ "`") -}}
@@ -47,7 +47,7 @@
 
 
 {% macro _sqc_unquote(name) %}
-    {%- if _sqc_is_backquoted(name) -%}
+    {%- if spark_query_catalog._sqc_is_backquoted(name) -%}
         {{- return(name[1:-1].replace("``", "`")) -}}
     {%- endif -%}
     {{- return(name) -}}
@@ -71,7 +71,7 @@
     {%- elif value is number -%}
         {{- return(value | string) -}}
     {%- else -%}
-        {{- return(_sqc_string_literal(value)) -}}
+        {{- return(spark_query_catalog._sqc_string_literal(value)) -}}
     {%- endif -%}
 {% endmacro %}
 

@@ -20,7 +20,7 @@
 
 
 {% macro default__test_equal_rows(model, compare_model, compare_columns, exclude_columns) %}
-    {%- set excluded = _sqc_string_list(exclude_columns, "equal_rows", "exclude_columns") | map("lower") | list -%}
+    {%- set excluded = spark_query_catalog._sqc_string_list(exclude_columns, "equal_rows", "exclude_columns") | map("lower") | list -%}
     {%- if compare_columns is none -%}
         {%- if not execute -%}
             {{- return("select 1 as placeholder where false") -}}
@@ -30,16 +30,16 @@
             {%- do names.append(column.name) -%}
         {%- endfor -%}
     {%- else -%}
-        {%- set names = _sqc_string_list(compare_columns, "equal_rows", "compare_columns", allow_empty=false) -%}
+        {%- set names = spark_query_catalog._sqc_string_list(compare_columns, "equal_rows", "compare_columns", allow_empty=false) -%}
     {%- endif -%}
     {%- set selected = [] -%}
     {%- for name in names -%}
         {%- if name | lower not in excluded -%}
-            {%- do selected.append(_sqc_quote(_sqc_unquote(name))) -%}
+            {%- do selected.append(spark_query_catalog._sqc_quote(spark_query_catalog._sqc_unquote(name))) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- if selected | length == 0 -%}
-        {{- _sqc_error("equal_rows", "no column is left to compare after `exclude_columns`.") -}}
+        {{- spark_query_catalog._sqc_error("equal_rows", "no column is left to compare after `exclude_columns`.") -}}
     {%- endif -%}
     {%- set column_list = selected | join(", ") -%}
 with actual as (

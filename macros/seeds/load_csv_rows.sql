@@ -27,7 +27,7 @@
         {%- for row in chunk -%}
             {%- set cells = [] -%}
             {%- for value in row -%}
-                {%- do cells.append(_sqc_seed_value_sql(value)) -%}
+                {%- do cells.append(spark_query_catalog._sqc_seed_value_sql(value)) -%}
             {%- endfor -%}
             {%- do rows_sql.append("(" ~ cells | join(", ") ~ ")") -%}
         {%- endfor -%}
@@ -54,7 +54,7 @@ as seed_rows({{ names | join(", ") }})
     {%- elif value is sameas true or value is sameas false -%}
         {{- return("'" ~ (value | string | lower) ~ "'") -}}
     {%- elif value.isoformat is defined -%}
-        {{- return(_sqc_string_literal(value.isoformat())) -}}
+        {{- return(spark_query_catalog._sqc_string_literal(value.isoformat())) -}}
     {%- endif -%}
-    {{- return(_sqc_string_literal(value | string)) -}}
+    {{- return(spark_query_catalog._sqc_string_literal(value | string)) -}}
 {% endmacro %}
