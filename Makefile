@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
+export DBT_LOG_PATH ?= $(CURDIR)/.state/logs
 export SPARK_LOCAL_IP := 127.0.0.1
 export PYSPARK_PYTHON := $(CURDIR)/$(BIN)/python
 
@@ -36,4 +37,4 @@ compile: $(STAMP)
 	$(BIN)/dbt compile --target session
 
 clean:
-	rm -rf target dbt_packages logs .state integration_tests/target integration_tests/dbt_packages
+	rm -rf target dbt_packages logs .state integration_tests/target integration_tests/dbt_packages integration_tests/logs

@@ -40,6 +40,7 @@ def _environment() -> Iterator[None]:
     os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
     os.environ.setdefault("SPARK_STATE_DIR", ".state/pytest")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("DBT_LOG_PATH", str(ROOT / ".state" / "logs"))
     # PySpark turns timestamps into Python datetimes in the local zone;
     # the profiles run Spark in UTC, so the tests compare in UTC too.
     os.environ["TZ"] = "UTC"
@@ -53,6 +54,7 @@ def project(request: pytest.FixtureRequest, target: str) -> Iterator[DbtProject]
     """The catalog project in a schema named after the test module."""
     schema = "pytest_" + request.module.__name__.rsplit(".", 1)[-1]
     dbt = DbtProject(ROOT, target=target, schema=schema)
+    dbt.drop_schema()  # left over from an interrupted run
     dbt.create_schema()
     yield dbt
     dbt.drop_schema()

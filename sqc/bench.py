@@ -167,13 +167,14 @@ def run(rows: int, runs: int, output: Path) -> list[Timing]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=2_000_000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--output", type=Path, default=ROOT / "target" / "bench.json")
     args = parser.parse_args()
     os.chdir(ROOT)
     os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
     os.environ.setdefault("SPARK_STATE_DIR", ".state/bench")
     os.environ.setdefault("SPARK_DRIVER_MEMORY", "4g")
+    os.environ.setdefault("DBT_LOG_PATH", str(ROOT / ".state" / "logs"))
     run(args.rows, args.runs, args.output)
 
 
