@@ -1,60 +1,281 @@
 {#-
-    Seed loading for this project (overrides dbt-spark's spark__load_csv_rows).
+    Seed loading (overrides dbt-spark's spark__load_csv_rows).
 
-    dbt-spark's loader asks for each column's type once per cell (a scan of
-    the column each time: quadratic), and on the session target it pastes
-    values into the SQL unescaped, so a NULL string is stored as 'None' and
-    an apostrophe breaks the statement. Here each column's type is read once,
-    every value is an escaped string literal (or null), and one multi-row
-    INSERT per batch casts each column once to its type.
+    dbt-spark's loader asks for each column's type once per cell, and each
+    ask scans the column: the cost grows with rows squared. On the session
+    method it also pastes values into the SQL unescaped: a NULL string is
+    stored as 'None' and an apostrophe breaks the statement.
+
+    Here every column's type is read once, the raw text of the seed is put
+    where Spark can read it as strings, every value is checked against its
+    column's type, and one INSERT ... SELECT casts each column once:
+
+      method 'csv'     Spark reads the CSV file itself (the session method,
+                       or a Thrift server on this machine: the file must be
+                       readable by the Spark driver).
+      method 'insert'  Escaped values go in batches into a staging table of
+                       strings (any server, however remote).
+
+    The method is the seed config `seed_load_method`: 'auto' (default: 'csv'
+    for the session method, 'insert' otherwise), 'csv' or 'insert'.
+
+    Values follow dbt's seed rules: an empty field and the text null (any
+    case) are NULL; everything else is kept exactly, then cast to the
+    column's type (dbt's inferred type, or `column_types`).
+
+    A value that does not fit its type stops the load with an error naming
+    the file, the row and the column, and the seed's table is dropped: no
+    half-loaded table is left looking complete. The final INSERT is a single
+    statement, so it lands whole or not at all.
 -#}
 {% macro spark__load_csv_rows(model, agate_table) %}
     {%- set column_override = model["config"].get("column_types", {}) -%}
-    {%- set quote_seed_column = model["config"].get("quote_columns", none) -%}
-    {%- set casts = [] -%}
-    {%- set names = [] -%}
+    {%- set columns = [] -%}
     {%- for column_name in agate_table.column_names -%}
-        {%- set inferred_type = adapter.convert_type(agate_table, loop.index0) -%}
-        {%- set data_type = column_override.get(column_name, inferred_type) -%}
-        {%- set alias = "c" ~ loop.index0 -%}
-        {%- do names.append(alias) -%}
-        {%- do casts.append("cast(" ~ alias ~ " as " ~ data_type ~ ")") -%}
+        {%- do columns.append({
+            "alias": "c" ~ loop.index0,
+            "name": column_name,
+            "type": column_override.get(column_name, adapter.convert_type(agate_table, loop.index0)) | lower
+        }) -%}
     {%- endfor -%}
+    {%- set method = spark_query_catalog._sqc_seed_load_method(model) -%}
+    {%- set source_name = "sqc_seed_source_" ~ this.identifier -%}
 
-    {%- set statements = [] -%}
-    {%- for chunk in agate_table.rows | batch(get_batch_size()) -%}
-        {%- set rows_sql = [] -%}
-        {%- for row in chunk -%}
-            {%- set cells = [] -%}
-            {%- for value in row -%}
-                {%- do cells.append(spark_query_catalog._sqc_seed_value_sql(value)) -%}
-            {%- endfor -%}
-            {%- do rows_sql.append("(" ~ cells | join(", ") ~ ")") -%}
-        {%- endfor -%}
-        {%- set sql -%}
-insert into {{ this.render() }}
-select {{ casts | join(", ") }}
-from values
-{{ rows_sql | join(",\n") }}
-as seed_rows({{ names | join(", ") }})
-        {%- endset -%}
-        {%- do adapter.add_query(sql, abridge_sql_log=true) -%}
-        {%- if loop.first -%}
-            {%- do statements.append(sql) -%}
-        {%- endif -%}
+    {%- if method == "csv" -%}
+        {%- set source_relation = source_name -%}
+        {%- set path = agate_table.original_abspath -%}
+        {%- set file = spark_query_catalog._sqc_seed_inspect_file(model, source_name, path) -%}
+        {%- do run_query(spark_query_catalog._sqc_seed_csv_view_sql(
+            source_name, columns, path, model["config"].get("delimiter", ","), file.line_separator
+        )) -%}
+        {%- set rows_sql = "select monotonically_increasing_id() + 1 as sqc_row, * from " ~ source_name -%}
+    {%- else -%}
+        {%- set source_relation = this.incorporate(path={"identifier": source_name}).render() -%}
+        {%- do spark_query_catalog._sqc_seed_stage_rows(source_relation, columns, agate_table) -%}
+        {%- set rows_sql = "select * from " ~ source_relation -%}
+    {%- endif -%}
+
+    {%- do spark_query_catalog._sqc_seed_validate(model, columns, rows_sql, source_relation, method) -%}
+
+    {%- set casts = [] -%}
+    {%- for column in columns -%}
+        {%- do casts.append(spark_query_catalog._sqc_seed_cast_sql(column)) -%}
     {%- endfor -%}
-    {{- return(statements[0] if statements else "") -}}
+    {%- set sql -%}
+insert into {{ this.render() }}
+select
+    {{ casts | join(",\n    ") }}
+from {{ source_relation }}
+    {%- endset -%}
+    {%- do run_query(sql) -%}
+    {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
+    {{- return(sql) -}}
 {% endmacro %}
 
 
-{#- One CSV value as a string literal Spark casts exactly, or null. -#}
-{% macro _sqc_seed_value_sql(value) %}
-    {%- if value is none -%}
-        {{- return("null") -}}
-    {%- elif value is sameas true or value is sameas false -%}
-        {{- return("'" ~ (value | string | lower) ~ "'") -}}
-    {%- elif value.isoformat is defined -%}
-        {{- return(spark_query_catalog._sqc_string_literal(value.isoformat())) -}}
+{% macro _sqc_seed_load_method(model) %}
+    {%- set method = model["config"].get("seed_load_method", "auto") -%}
+    {%- if method not in ["auto", "csv", "insert"] -%}
+        {{- spark_query_catalog._sqc_fail("seed " ~ model.name, "seed_load_method",
+            "one of 'auto', 'csv', 'insert'", method) -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_string_literal(value | string)) -}}
+    {%- if method == "auto" -%}
+        {#- `target` does not carry dbt-spark's connection method; the credentials do. -#}
+        {%- set connection_method = adapter.config.credentials.method | string | lower -%}
+        {{- return("csv" if connection_method == "session" else "insert") -}}
+    {%- endif -%}
+    {{- return(method) -}}
+{% endmacro %}
+
+
+{#- A value as dbt reads seeds: empty and 'null' (trimmed, any case) are NULL. -#}
+{% macro _sqc_seed_value_sql(column) %}
+    {{- return("case when lower(trim(" ~ column.alias ~ ")) in ('', 'null') then null else "
+        ~ column.alias ~ " end") -}}
+{% endmacro %}
+
+
+{% macro _sqc_seed_cast_sql(column) %}
+    {%- set value = spark_query_catalog._sqc_seed_value_sql(column) -%}
+    {%- if column.type == "string" -%}
+        {{- return(value) -}}
+    {%- endif -%}
+    {{- return("cast(" ~ value ~ " as " ~ column.type ~ ")") -}}
+{% endmacro %}
+
+
+{#-
+    What the CSV reader must know of the file, read through Spark as lines:
+    its row separator ('\r\n' or '\n', from the header line; Spark's reader
+    otherwise rewrites a '\r\n' inside a quoted value of a '\r\n' file as
+    '\n'), and whether a quote is left open: an odd number of '"' in the file
+    means a quoted field runs to its end. That is an error naming the line
+    where the unclosed field starts (Python's csv module and Spark's reader
+    would both silently load the rest of the file into that one value).
+-#}
+{% macro _sqc_seed_inspect_file(model, view_name, path) %}
+    {%- set lines_view = view_name ~ "_lines" -%}
+    {%- do run_query("create or replace temporary view " ~ lines_view
+        ~ " using text options (path " ~ spark_query_catalog._sqc_string_literal(path)
+        ~ ", lineSep '\\n')") -%}
+    {%- set query -%}
+with numbered_lines as (
+    select
+        monotonically_increasing_id() as line_index,
+        value,
+        length(value) - length(replace(value, '"', '')) as quote_count
+    from {{ lines_view }}
+),
+
+parity as (
+    select
+        line_index,
+        value,
+        sum(quote_count) over (order by line_index) % 2 = 1 as is_open_after
+    from numbered_lines
+)
+
+select
+    (select endswith(value, '\r') from parity order by line_index limit 1) as is_crlf,
+    (select max(line_index) from parity where not is_open_after) as last_closed_line,
+    (select max(line_index) from parity) as last_line,
+    (select count(*) from parity where line_index <= coalesce(
+        (select max(line_index) from parity where not is_open_after), -1
+    )) + 1 as open_line_number
+    {%- endset -%}
+    {%- set result = run_query(query).rows[0] -%}
+    {%- do run_query("drop view if exists " ~ lines_view) -%}
+    {%- if result[2] is not none and (result[1] is none or result[1] != result[2]) -%}
+        {%- do run_query("drop table if exists " ~ this.render()) -%}
+        {{- exceptions.raise_compiler_error(
+            "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), line " ~ result[3]
+            ~ ": a quoted value starts here and its closing quote is missing, so it would run"
+            ~ " to the end of the file. Close the quote (a quote inside a quoted value is"
+            ~ " written twice: \"\"). Nothing was loaded."
+        ) -}}
+    {%- endif -%}
+    {{- return({"line_separator": "\r\n" if result[0] else "\n"}) -}}
+{% endmacro %}
+
+
+{#- A temporary view reading the CSV file as strings, columns c0, c1, ... -#}
+{% macro _sqc_seed_csv_view_sql(view_name, columns, path, delimiter, line_separator) %}
+    {%- set fields = [] -%}
+    {%- for column in columns -%}
+        {%- do fields.append(column.alias ~ " string") -%}
+    {%- endfor -%}
+    {%- do fields.append("sqc_corrupt string") -%}
+    {%- set options = {
+        "path": path, "header": "true", "multiLine": "true", "quote": '"', "escape": '"',
+        "sep": delimiter, "encoding": "UTF-8", "mode": "PERMISSIVE",
+        "columnNameOfCorruptRecord": "sqc_corrupt",
+        "nullValue": "", "emptyValue": "", "enforceSchema": "true", "lineSep": line_separator
+    } -%}
+    {%- set option_sql = [] -%}
+    {%- for key, value in options.items() -%}
+        {%- do option_sql.append(key ~ " " ~ spark_query_catalog._sqc_string_literal(value)) -%}
+    {%- endfor -%}
+    {{- return("create or replace temporary view " ~ view_name ~ " (" ~ fields | join(", ")
+        ~ ") using csv options (" ~ option_sql | join(", ") ~ ")") -}}
+{% endmacro %}
+
+
+{#- The seed's values, escaped, in batches into a staging table of strings. -#}
+{% macro _sqc_seed_stage_rows(staging, columns, agate_table) %}
+    {%- set fields = ["sqc_row bigint"] -%}
+    {%- for column in columns -%}
+        {%- do fields.append(column.alias ~ " string") -%}
+    {%- endfor -%}
+    {%- do run_query("drop table if exists " ~ staging) -%}
+    {%- do run_query("create table " ~ staging ~ " (" ~ fields | join(", ") ~ ") using parquet") -%}
+    {%- set batch_size = get_batch_size() -%}
+    {%- for chunk in agate_table.rows | batch(batch_size) -%}
+        {%- set offset = loop.index0 * batch_size -%}
+        {%- set rows_sql = [] -%}
+        {%- for row in chunk -%}
+            {%- set cells = [(offset + loop.index) | string] -%}
+            {%- for value in row -%}
+                {%- if value is none -%}
+                    {%- do cells.append("null") -%}
+                {%- else -%}
+                    {%- set text = value.isoformat() if value.isoformat is defined else value | string -%}
+                    {%- do cells.append("'" ~ text.replace("\\", "\\\\").replace("'", "\\'") ~ "'") -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {%- do rows_sql.append("(" ~ cells | join(", ") ~ ")") -%}
+        {%- endfor -%}
+        {%- do run_query("insert into " ~ staging ~ " values\n" ~ rows_sql | join(",\n")) -%}
+    {%- endfor -%}
+{% endmacro %}
+
+
+{#-
+    Every value must fit its column's type: the first that does not stops
+    the load, with the file, row and column named, and the seed's (still
+    empty) table is dropped.
+-#}
+{% macro _sqc_seed_validate(model, columns, rows_sql, source_relation, method) %}
+    {%- if method == "csv" -%}
+        {#- Spark reads no file for a query of the corrupt-record column alone. -#}
+        {%- set ragged = run_query("select sqc_row, c0 from (" ~ rows_sql
+            ~ ") as seed_rows where sqc_corrupt is not null order by sqc_row limit 1") -%}
+        {%- if ragged.rows | length > 0 -%}
+            {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
+            {%- do run_query("drop table if exists " ~ this.render()) -%}
+            {{- exceptions.raise_compiler_error(
+                "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), row " ~ ragged.rows[0][0]
+                ~ ": the row does not have " ~ columns | length ~ " values, as the header has"
+                ~ " (a ragged row). Fix the row. Nothing was loaded."
+            ) -}}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set checks = [] -%}
+    {%- for column in columns if column.type != "string" -%}
+        {%- set value = spark_query_catalog._sqc_seed_value_sql(column) -%}
+        {%- do checks.append({
+            "column": column,
+            "sql": "(" ~ value ~ ") is not null and try_cast(" ~ value ~ " as " ~ column.type ~ ") is null"
+        }) -%}
+    {%- endfor -%}
+    {%- if checks | length == 0 -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set conditions = [] -%}
+    {%- set labels = [] -%}
+    {%- for check in checks -%}
+        {%- do conditions.append(check.sql) -%}
+        {%- do labels.append("when " ~ check.sql ~ " then " ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- set query -%}
+select sqc_row, case {{ labels | join(" ") }} end as bad_check
+from ({{ rows_sql }}) as seed_rows
+where {{ conditions | join(" or ") }}
+order by sqc_row
+limit 1
+    {%- endset -%}
+    {%- set bad = run_query(query) -%}
+    {%- if bad.rows | length > 0 -%}
+        {%- set row_number = bad.rows[0][0] -%}
+        {%- set column = checks[bad.rows[0][1] | int].column -%}
+        {%- set value_query = "select " ~ column.alias ~ " from (" ~ rows_sql ~ ") as seed_rows where sqc_row = " ~ row_number -%}
+        {%- set value = run_query(value_query).rows[0][0] -%}
+        {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
+        {%- do run_query("drop table if exists " ~ this.render()) -%}
+        {{- exceptions.raise_compiler_error(
+            "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), row " ~ row_number
+            ~ ", column `" ~ column.name ~ "`: the value " ~ spark_query_catalog._sqc_repr(value | string)
+            ~ " does not fit the column's type " ~ column.type
+            ~ ". Fix the value, or set the column's type with the seed config `column_types`."
+            ~ " Nothing was loaded."
+        ) -}}
+    {%- endif -%}
+{% endmacro %}
+
+
+{% macro _sqc_seed_drop_source(source_relation, method) %}
+    {%- if method == "csv" -%}
+        {%- do run_query("drop view if exists " ~ source_relation) -%}
+    {%- else -%}
+        {%- do run_query("drop table if exists " ~ source_relation) -%}
+    {%- endif -%}
 {% endmacro %}
