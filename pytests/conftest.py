@@ -13,8 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from sqc.dbt_harness import DbtProject
+from sqc.servers import ThriftServer
+
+settings.register_profile("session", max_examples=40, deadline=None)
+# Over HiveServer2 each example is several round trips: fewer examples.
+settings.register_profile("thrift", max_examples=15, deadline=None)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,6 +31,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=os.environ.get("DBT_TARGET", "session"),
         help="dbt target from profiles/profiles.yml to test against",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Before collection, so that the property tests' settings see it.
+    target = str(config.getoption("--target"))
+    settings.load_profile("thrift" if target == "thrift" else "session")
 
 
 @pytest.fixture(scope="session")
@@ -47,6 +59,20 @@ def _environment() -> Iterator[None]:
     time.tzset()
     yield
     os.chdir(previous)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _server(target: str, _environment: None) -> Iterator[None]:
+    """A real Spark Thrift server for the thrift target, on a port of its own,
+    started for the test session and stopped after it."""
+    if target != "thrift":
+        yield
+        return
+    os.environ.setdefault("SPARK_THRIFT_PORT", "10011")
+    server = ThriftServer("thrift_pytest", port=int(os.environ["SPARK_THRIFT_PORT"]))
+    server.start()
+    yield
+    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sqc import reference
-from sqc.dbt_harness import DbtProject
+from sqc.dbt_harness import DbtProject, values_sql
 
 BASE = datetime(2024, 1, 1, 12, 0, 0)
 GAPS = {
@@ -20,7 +20,8 @@ GAPS = {
     "0 seconds": timedelta(0),
     "-3 seconds": timedelta(seconds=-3),
 }
-SCHEMA = "event_id int, user_id string, event_at timestamp, gap string"
+COLUMNS = [("event_id", "int"), ("user_id", "string"), ("event_at", "timestamp"), ("gap", "string")]
+SCHEMA = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
 METHODS = ["gaps_and_islands", "session_window"]
 
 # (user, seconds after BASE or None, per-row gap or None)
@@ -58,8 +59,9 @@ def _load(project: DbtProject, rows: list[tuple[Any, ...]]) -> list[reference.Ev
         (i, user, None if at is None else BASE + timedelta(seconds=at), gap)
         for i, (user, at, gap) in enumerate(rows)
     ]
-    spark = project.spark()
-    spark.createDataFrame(data, SCHEMA).createOrReplaceTempView("events_under_test")
+    project.sql(
+        "create or replace temporary view events_under_test as " + values_sql(data, COLUMNS)
+    )
     return [
         reference.Event(i, user, at, None if gap is None else GAPS[gap])
         for i, user, at, gap in data
@@ -95,11 +97,7 @@ def _check(project: DbtProject, compiled: dict[Any, str], rows: list[Any], gap_k
     assert outputs["gaps_and_islands"] == outputs["session_window"]
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=event_rows)
 @example(rows=[("a", 0, None), ("a", 10, None), ("a", 20, None), ("a", 31, None)])
 @example(rows=[("a", 0, None), ("a", 0, None), ("b", 9, None), ("b", None, None)])
@@ -110,11 +108,7 @@ def test_fixed_gap_matches_reference(
     _check(project, compiled, rows, "fixed")
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=event_rows)
 @example(
     # A long gap keeps the session open past later, shorter gaps.
@@ -151,11 +145,10 @@ def test_time_column_types(
     sql = project.compile_inline(
         f"{{{{ sessionize('{table}', 'user_id', 'event_at', '{gap}', method='{method}') }}}}"
     )
-    frame = project.spark().sql(sql)
-    types = dict(frame.dtypes)
+    types = dict(project.columns(sql))
     assert types["session_start"] == session_type
     assert types["event_at"] == column_type
-    rows = frame.collect()
+    rows = project.sql(sql)
     assert len({r.session_id for r in rows}) == 1
     assert len(rows) == 2
 

@@ -10,6 +10,35 @@ from typing import Any
 from dbt.cli.main import dbtRunner, dbtRunnerResult
 
 
+def literal(value: Any) -> str:
+    """A Python value as a Spark SQL literal (strings escaped)."""
+    import datetime as dt
+
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, dt.datetime):
+        return f"timestamp'{value.isoformat(sep=' ')}'"
+    if isinstance(value, dt.date):
+        return f"date'{value.isoformat()}'"
+    text = str(value).replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{text}'"
+
+
+def values_sql(rows: list[tuple[Any, ...]], columns: list[tuple[str, str]]) -> str:
+    """A query giving `rows` with the named, typed columns (rows may be empty)."""
+    names = ", ".join(f"`{name}`" for name, _ in columns)
+    casts = ", ".join(f"cast(`{name}` as {kind}) as `{name}`" for name, kind in columns)
+    if not rows:
+        nulls = ", ".join(f"cast(null as {kind}) as `{name}`" for name, kind in columns)
+        return f"select {nulls} where false"
+    body = ", ".join("(" + ", ".join(literal(v) for v in row) + ")" for row in rows)
+    return f"select {casts} from values {body} as t({names})"
+
+
 class DbtFailure(AssertionError):
     """A dbt invocation failed; the message holds dbt's error events."""
 
@@ -66,11 +95,15 @@ class DbtProject:
     def run_operation(self, macro: str, args: str = "{}") -> None:
         self.invoke("run-operation", macro, "--args", args)
 
-    # Direct SQL on the Spark the target uses.
+    # Direct SQL on the Spark the target uses: the in-process session, or
+    # the Thrift server over HiveServer2 (PyHive), as dbt-spark connects.
 
     def spark(self) -> Any:
+        """The in-process SparkSession (session target only)."""
         from pyspark.sql import SparkSession
 
+        if self.target != "session":
+            raise RuntimeError(f"no in-process Spark on the {self.target} target")
         session = SparkSession.getActiveSession()
         if session is None:
             # dbt's first statement builds the session from the profile.
@@ -79,7 +112,27 @@ class DbtProject:
         return session
 
     def sql(self, statement: str) -> list[Any]:
-        return self.spark().sql(statement).collect()
+        """Rows of a statement, with Python values as PySpark gives them."""
+        if self.target == "session":
+            return self.spark().sql(statement).collect()
+        return _hive_rows(self._hive_cursor(), statement)
+
+    def columns(self, statement: str) -> list[tuple[str, str]]:
+        """(name, Spark type) of each column a query returns."""
+        return [(row[0], row[1]) for row in self.sql(f"describe query {statement}")]
+
+    def _hive_cursor(self) -> Any:
+        if getattr(self, "_hive", None) is None:
+            from pyhive import hive
+
+            self._hive = hive.connect(
+                host=os.environ.get("SPARK_THRIFT_HOST", "127.0.0.1"),
+                port=int(os.environ.get("SPARK_THRIFT_PORT", "10000")),
+                username=os.environ.get("SPARK_THRIFT_USER", "dbt"),
+                # As dbt-spark sets on every connection.
+                configuration={"spark.sql.ansi.enabled": "false"},
+            )
+        return self._hive.cursor()
 
     def create_schema(self) -> None:
         self.run_operation("sqc_create_schema", f'{{"schema": "{self.schema}"}}')
@@ -89,3 +142,30 @@ class DbtProject:
 
     def table(self, name: str) -> str:
         return f"{self.schema}.{name}"
+
+
+def _hive_rows(cursor: Any, statement: str) -> list[Any]:
+    """Rows from PyHive, typed like PySpark's (timestamps, dates, decimals)."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from pyspark.sql import Row
+
+    cursor.execute(statement)
+    if not cursor.description:
+        return []
+    names = [column[0] for column in cursor.description]
+    kinds = [column[1] for column in cursor.description]
+    converters = {
+        "TIMESTAMP_TYPE": dt.datetime.fromisoformat,
+        "DATE_TYPE": dt.date.fromisoformat,
+        "DECIMAL_TYPE": Decimal,
+    }
+    rows = []
+    for values in cursor.fetchall():
+        typed = [
+            converters[kind](value) if value is not None and kind in converters else value
+            for value, kind in zip(values, kinds, strict=True)
+        ]
+        rows.append(Row(**dict(zip(names, typed, strict=True))))
+    return rows

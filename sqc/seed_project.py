@@ -32,6 +32,7 @@ def write_project(
         "version": "0.1.0",
         "config-version": 2,
         "profile": "spark_query_catalog",
+        "flags": {"send_anonymous_usage_stats": False},
         "seed-paths": ["seeds"],
         "models": {"spark_query_catalog": {"+enabled": False}},
         "seeds": {

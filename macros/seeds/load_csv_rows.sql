@@ -42,13 +42,15 @@
     {%- set source_name = "sqc_seed_source_" ~ this.identifier -%}
 
     {%- if method == "csv" -%}
-        {%- set source_relation = source_name -%}
         {%- set path = agate_table.original_abspath -%}
         {%- set file = spark_query_catalog._sqc_seed_inspect_file(model, source_name, path) -%}
         {%- do run_query(spark_query_catalog._sqc_seed_csv_view_sql(
             source_name, columns, path, model["config"].get("delimiter", ","), file.line_separator
         )) -%}
-        {%- set rows_sql = "select monotonically_increasing_id() + 1 as sqc_row, * from " ~ source_name -%}
+        {#- Parsed once, kept in memory for the checks and the insert. -#}
+        {%- do run_query("cache table " ~ source_name ~ "_parsed as select monotonically_increasing_id() + 1 as sqc_row, * from " ~ source_name) -%}
+        {%- set source_relation = source_name ~ "_parsed" -%}
+        {%- set rows_sql = "select * from " ~ source_relation -%}
     {%- else -%}
         {%- set source_relation = this.incorporate(path={"identifier": source_name}).render() -%}
         {%- do spark_query_catalog._sqc_seed_stage_rows(source_relation, columns, agate_table) -%}
@@ -118,42 +120,47 @@ from {{ source_relation }}
     {%- do run_query("create or replace temporary view " ~ lines_view
         ~ " using text options (path " ~ spark_query_catalog._sqc_string_literal(path)
         ~ ", lineSep '\\n')") -%}
-    {%- set query -%}
-with numbered_lines as (
-    select
-        monotonically_increasing_id() as line_index,
-        value,
-        length(value) - length(replace(value, '"', '')) as quote_count
-    from {{ lines_view }}
-),
-
-parity as (
-    select
-        line_index,
-        value,
-        sum(quote_count) over (order by line_index) % 2 = 1 as is_open_after
-    from numbered_lines
-)
-
+    {%- set numbered_lines -%}
 select
-    (select endswith(value, '\r') from parity order by line_index limit 1) as is_crlf,
-    (select max(line_index) from parity where not is_open_after) as last_closed_line,
-    (select max(line_index) from parity) as last_line,
-    (select count(*) from parity where line_index <= coalesce(
-        (select max(line_index) from parity where not is_open_after), -1
-    )) + 1 as open_line_number
+    monotonically_increasing_id() as line_index,
+    value,
+    length(value) - length(replace(value, '"', '')) as quote_count
+from {{ lines_view }}
+    {%- endset -%}
+    {%- set query -%}
+select
+    min_by(endswith(value, '\r'), line_index) as is_crlf,
+    coalesce(sum(quote_count) % 2 = 1, false) as has_open_quote
+from ({{ numbered_lines }}) as numbered_lines
     {%- endset -%}
     {%- set result = run_query(query).rows[0] -%}
-    {%- do run_query("drop view if exists " ~ lines_view) -%}
-    {%- if result[2] is not none and (result[1] is none or result[1] != result[2]) -%}
+    {%- if result[1] -%}
+        {#- Rare: find the line after the last point where every quote was closed. -#}
+        {%- set locate -%}
+select count(*) + 1 as open_line_number
+from ({{ numbered_lines }}) as numbered_lines
+where line_index <= (
+    select coalesce(max(line_index), -1)
+    from (
+        select
+            line_index,
+            sum(quote_count) over (order by line_index) % 2 = 0 as is_closed_after
+        from ({{ numbered_lines }}) as lines_again
+    ) as parity
+    where is_closed_after
+)
+        {%- endset -%}
+        {%- set open_line = run_query(locate).rows[0][0] -%}
+        {%- do run_query("drop view if exists " ~ lines_view) -%}
         {%- do run_query("drop table if exists " ~ this.render()) -%}
         {{- exceptions.raise_compiler_error(
-            "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), line " ~ result[3]
+            "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), line " ~ open_line
             ~ ": a quoted value starts here and its closing quote is missing, so it would run"
             ~ " to the end of the file. Close the quote (a quote inside a quoted value is"
             ~ " written twice: \"\"). Nothing was loaded."
         ) -}}
     {%- endif -%}
+    {%- do run_query("drop view if exists " ~ lines_view) -%}
     {{- return({"line_separator": "\r\n" if result[0] else "\n"}) -}}
 {% endmacro %}
 
@@ -272,9 +279,13 @@ limit 1
 {% endmacro %}
 
 
+{#- csv: the cached parse (`<view>_parsed`) and the file's view; insert: the staging table. -#}
 {% macro _sqc_seed_drop_source(source_relation, method) %}
     {%- if method == "csv" -%}
+        {%- set file_view = modules.re.sub("_parsed$", "", source_relation) -%}
+        {%- do run_query("uncache table if exists " ~ source_relation) -%}
         {%- do run_query("drop view if exists " ~ source_relation) -%}
+        {%- do run_query("drop view if exists " ~ file_view) -%}
     {%- else -%}
         {%- do run_query("drop table if exists " ~ source_relation) -%}
     {%- endif -%}

@@ -1,0 +1,234 @@
+"""Start, stop and report on the Spark servers the dbt targets connect to.
+
+    python -m sqc.servers start thrift [--port 10000] [--host 127.0.0.1]
+    python -m sqc.servers status
+    python -m sqc.servers stop thrift
+
+Everything comes from the pyspark wheel (its jars and bin/ scripts); the
+servers bind to 127.0.0.1 unless told otherwise. Pid, log, warehouse and
+metastore of each server live under .state/servers/<name>/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STATE = Path(os.environ.get("SQC_SERVER_STATE", ROOT / ".state" / "servers"))
+
+
+class ServerError(RuntimeError):
+    """A server did not start, or is not where it should be."""
+
+
+def spark_home() -> Path:
+    import pyspark
+
+    return Path(pyspark.__file__).resolve().parent
+
+
+def port_open(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+@dataclass
+class Server:
+    name: str
+    host: str = "127.0.0.1"
+    port: int = 10000
+
+    @property
+    def directory(self) -> Path:
+        return STATE / self.name
+
+    @property
+    def pid_file(self) -> Path:
+        return self.directory / "pid"
+
+    @property
+    def log_file(self) -> Path:
+        return self.directory / "server.log"
+
+    def pid(self) -> int | None:
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        return pid
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str]:
+        home = spark_home()
+        return {
+            **os.environ,
+            "SPARK_HOME": str(home),
+            "SPARK_LOCAL_IP": self.host,
+            "SPARK_LOG_DIR": str(self.directory / "logs"),
+            "SPARK_PID_DIR": str(self.directory),
+            "PYSPARK_PYTHON": sys.executable,
+        }
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace").splitlines()
+        except FileNotFoundError:
+            return "(no log)"
+        return "\n".join(text[-lines:])
+
+    def start(self, timeout: float = 180.0) -> None:
+        if self.pid() is not None and port_open(self.host, self.port):
+            print(f"{self.name}: already running (pid {self.pid()}) on {self.host}:{self.port}")
+            return
+        if port_open(self.host, self.port):
+            raise ServerError(
+                f"{self.name}: port {self.host}:{self.port} is already taken by another "
+                "process; stop it or choose another port (--port)."
+            )
+        self.directory.mkdir(parents=True, exist_ok=True)
+        log = self.log_file.open("w")
+        process = subprocess.Popen(
+            self.command(),
+            cwd=self.directory,
+            env=self.environment(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.pid_file.write_text(str(process.pid))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise ServerError(
+                    f"{self.name}: the server exited with code {process.returncode} before "
+                    f"opening {self.host}:{self.port}. Last lines of {self.log_file}:\n"
+                    + self.log_tail()
+                )
+            if port_open(self.host, self.port):
+                print(f"{self.name}: listening on {self.host}:{self.port} (pid {process.pid})")
+                return
+            time.sleep(0.5)
+        self.stop()
+        raise ServerError(
+            f"{self.name}: {self.host}:{self.port} did not open within {timeout:.0f}s. "
+            f"Last lines of {self.log_file}:\n" + self.log_tail()
+        )
+
+    def stop(self, timeout: float = 30.0) -> None:
+        pid = self.pid()
+        if pid is None:
+            print(f"{self.name}: not running")
+            self.pid_file.unlink(missing_ok=True)
+            return
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(pid, sig)
+            except ProcessLookupError:
+                break
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline and self.pid() is not None:
+                # Reap it if it is our child, or it lingers as a zombie.
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+                time.sleep(0.2)
+            if self.pid() is None:
+                break
+        self.pid_file.unlink(missing_ok=True)
+        print(f"{self.name}: stopped (pid {pid})")
+
+    def status(self) -> str:
+        pid = self.pid()
+        listening = port_open(self.host, self.port)
+        if pid and listening:
+            return f"{self.name}: running, pid {pid}, listening on {self.host}:{self.port}"
+        if pid:
+            return f"{self.name}: process {pid} alive but {self.host}:{self.port} is not open"
+        if listening:
+            return f"{self.name}: not started here, but {self.host}:{self.port} is open"
+        return f"{self.name}: stopped"
+
+
+@dataclass
+class ThriftServer(Server):
+    """Spark's HiveServer2 (Thrift) server, in local mode or on a master."""
+
+    master: str = "local[2]"
+    driver_memory: str = "2g"
+
+    def command(self) -> list[str]:
+        home = spark_home()
+        state = self.directory
+        return [
+            str(home / "bin" / "spark-submit"),
+            "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
+            "--master", self.master,
+            "--name", f"spark_query_catalog_{self.name}",
+            "--driver-memory", self.driver_memory,
+            "--conf", f"spark.driver.host={self.host}",
+            "--conf", f"spark.driver.bindAddress={self.host}",
+            "--conf", "spark.ui.enabled=false",
+            "--conf", "spark.sql.session.timeZone=UTC",
+            "--conf", "spark.sql.shuffle.partitions=4",
+            "--conf", f"spark.sql.warehouse.dir={state / 'warehouse'}",
+            "--conf", "spark.hadoop.javax.jdo.option.ConnectionURL="
+            f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
+            "--conf", f"spark.driver.extraJavaOptions=-Dderby.system.home={state} "
+            f"-Dlog4j2.configurationFile={ROOT / 'conf' / 'log4j2.properties'}",
+            "spark-internal",
+            "--hiveconf", f"hive.server2.thrift.bind.host={self.host}",
+            "--hiveconf", f"hive.server2.thrift.port={self.port}",
+        ]  # fmt: skip
+
+
+def _servers(args: argparse.Namespace) -> dict[str, Server]:
+    return {
+        "thrift": ThriftServer(
+            "thrift",
+            host=args.host or os.environ.get("SPARK_THRIFT_HOST", "127.0.0.1"),
+            port=args.port or int(os.environ.get("SPARK_THRIFT_PORT", "10000")),
+        )
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("action", choices=["start", "stop", "status", "restart"])
+    parser.add_argument("name", nargs="?", default="thrift", choices=["thrift"])
+    parser.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None)
+    parser.add_argument("--timeout", type=float, default=180.0)
+    args = parser.parse_args(argv)
+    server = _servers(args)[args.name]
+    try:
+        if args.action in ("stop", "restart"):
+            server.stop()
+        if args.action in ("start", "restart"):
+            server.start(timeout=args.timeout)
+        if args.action == "status":
+            print(server.status())
+    except ServerError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
