@@ -25,14 +25,6 @@ settings.register_profile("thrift", max_examples=15, deadline=None)
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--target",
-        default=os.environ.get("DBT_TARGET", "session"),
-        help="dbt target from profiles/profiles.yml to test against",
-    )
-
-
 def pytest_configure(config: pytest.Config) -> None:
     # Before collection, so that the property tests' settings see it.
     target = str(config.getoption("--target"))
