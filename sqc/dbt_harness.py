@@ -63,6 +63,9 @@ class DbtProject:
     def invoke(self, *args: str, expect_success: bool = True) -> dbtRunnerResult:
         """Run one dbt command; fail with dbt's own error text unless it passes."""
         os.environ["DBT_SCHEMA"] = self.schema
+        # A HiveServer2 session caches table listings: after dbt rebuilds a
+        # table from its own session, read it from a fresh one.
+        self._close_hive()
         self.warnings.clear()
         self.errors.clear()
         runner = dbtRunner(callbacks=[self._collect])
@@ -121,6 +124,11 @@ class DbtProject:
         """(name, Spark type) of each column a query returns."""
         return [(row[0], row[1]) for row in self.sql(f"describe query {statement}")]
 
+    def _close_hive(self) -> None:
+        if getattr(self, "_hive", None) is not None:
+            self._hive.close()
+            self._hive = None
+
     def _hive_cursor(self) -> Any:
         if getattr(self, "_hive", None) is None:
             from pyhive import hive
@@ -164,7 +172,7 @@ def _hive_rows(cursor: Any, statement: str) -> list[Any]:
     rows = []
     for values in cursor.fetchall():
         typed = [
-            converters[kind](value) if value is not None and kind in converters else value
+            converters[kind](value) if isinstance(value, str) and kind in converters else value
             for value, kind in zip(values, kinds, strict=True)
         ]
         rows.append(Row(**dict(zip(names, typed, strict=True))))

@@ -17,7 +17,8 @@
                        strings (any server, however remote).
 
     The method is the seed config `seed_load_method`: 'auto' (default: 'csv'
-    for the session method, 'insert' otherwise), 'csv' or 'insert'.
+    for the session method and a server on this machine's loopback address,
+    'insert' otherwise), 'csv' or 'insert'.
 
     Values follow dbt's seed rules: an empty field and the text null (any
     case) are NULL; everything else is kept exactly, then cast to the
@@ -82,9 +83,12 @@ from {{ source_relation }}
             "one of 'auto', 'csv', 'insert'", method) -}}
     {%- endif -%}
     {%- if method == "auto" -%}
-        {#- `target` does not carry dbt-spark's connection method; the credentials do. -#}
-        {%- set connection_method = adapter.config.credentials.method | string | lower -%}
-        {{- return("csv" if connection_method == "session" else "insert") -}}
+        {#- `target` does not carry dbt-spark's connection method; the credentials do.
+            A server on this machine reads the seed's file as the session does. -#}
+        {%- set credentials = adapter.config.credentials -%}
+        {%- set is_local = (credentials.method | string | lower) == "session"
+            or (credentials.host | string | lower) in ["127.0.0.1", "localhost", "::1"] -%}
+        {{- return("csv" if is_local else "insert") -}}
     {%- endif -%}
     {{- return(method) -}}
 {% endmacro %}
