@@ -110,8 +110,7 @@
                 {%- endif -%}
             {%- endfor -%}
         {%- endfor -%}
-        {%- set from_sql = "(\n    select\n" ~ spark_query_catalog._sqc_list_lines(source_columns, 8)
-            ~ "\n    from " ~ relation_sql ~ "\n) as pivot_source" -%}
+        {%- set from_sql = spark_query_catalog._sqc_derived_table(source_columns, relation_sql, "pivot_source") -%}
     {%- else -%}
         {%- set from_sql = relation_sql -%}
     {%- endif -%}

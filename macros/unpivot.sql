@@ -184,8 +184,7 @@
                 {%- do projected.append(column_sql) -%}
             {%- endif -%}
         {%- endfor -%}
-        {%- set from_sql = "(\n    select\n" ~ spark_query_catalog._sqc_list_lines(projected, 8)
-            ~ "\n    from " ~ relation_sql ~ "\n) as unpivot_source" -%}
+        {%- set from_sql = spark_query_catalog._sqc_derived_table(projected, relation_sql, "unpivot_source") -%}
     {%- else -%}
         {%- set from_sql = relation_sql -%}
     {%- endif -%}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sqc.dbt_harness import DbtProject
+from sqc.dbt_harness import DbtProject, use_project_environment
 from sqc.servers import ThriftServer
 
 settings.register_profile("session", max_examples=40, deadline=None)
@@ -40,11 +40,7 @@ def target(request: pytest.FixtureRequest) -> str:
 def _environment() -> Iterator[None]:
     """Run from the project root with test-only Spark state."""
     previous = Path.cwd()
-    os.chdir(ROOT)
-    os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
-    os.environ.setdefault("SPARK_STATE_DIR", ".state/pytest")
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    os.environ.setdefault("DBT_LOG_PATH", str(ROOT / ".state" / "logs"))
+    use_project_environment(ROOT, ".state/pytest")
     # PySpark turns timestamps into Python datetimes in the local zone;
     # the profiles run Spark in UTC, so the tests compare in UTC too.
     os.environ["TZ"] = "UTC"

@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sqc.dbt_harness import DbtProject
+from sqc.dbt_harness import DbtProject, use_project_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = "bench"
@@ -170,11 +170,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--output", type=Path, default=ROOT / "target" / "bench.json")
     args = parser.parse_args()
-    os.chdir(ROOT)
-    os.environ.setdefault("DBT_PROFILES_DIR", str(ROOT / "profiles"))
-    os.environ.setdefault("SPARK_STATE_DIR", ".state/bench")
+    use_project_environment(ROOT, ".state/bench")
     os.environ.setdefault("SPARK_DRIVER_MEMORY", "4g")
-    os.environ.setdefault("DBT_LOG_PATH", str(ROOT / ".state" / "logs"))
     run(args.rows, args.runs, args.output)
 
 

@@ -39,6 +39,16 @@ def values_sql(rows: list[tuple[Any, ...]], columns: list[tuple[str, str]]) -> s
     return f"select {casts} from values {body} as t({names})"
 
 
+def use_project_environment(root: Path, state_dir: str) -> None:
+    """Run from the project root with its profiles, Spark state under
+    `state_dir`, dbt logs under .state/logs, and Spark on loopback."""
+    os.chdir(root)
+    os.environ.setdefault("DBT_PROFILES_DIR", str(root / "profiles"))
+    os.environ.setdefault("SPARK_STATE_DIR", state_dir)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("DBT_LOG_PATH", str(root / ".state" / "logs"))
+
+
 class DbtFailure(AssertionError):
     """A dbt invocation failed; the message holds dbt's error events."""
 

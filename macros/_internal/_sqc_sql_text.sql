@@ -99,3 +99,10 @@
 {% macro _sqc_list_lines(items, spaces) %}
     {{- return((" " * spaces) ~ (items | join(",\n" ~ (" " * spaces)))) -}}
 {% endmacro %}
+
+
+{#- "(\n    select\n        a,\n        b\n    from relation\n) as alias" -#}
+{% macro _sqc_derived_table(columns, relation_sql, alias) %}
+    {{- return("(\n    select\n" ~ spark_query_catalog._sqc_list_lines(columns, 8)
+        ~ "\n    from " ~ relation_sql ~ "\n) as " ~ alias) -}}
+{% endmacro %}
