@@ -2,6 +2,7 @@
 
     python -m sqc.servers start thrift [--port 10000] [--host 127.0.0.1]
     python -m sqc.servers status
+    python -m sqc.servers check thrift    # can dbt's thrift target work there?
     python -m sqc.servers stop thrift
 
 Everything comes from the pyspark wheel (its jars and bin/ scripts); the
@@ -198,6 +199,57 @@ class ThriftServer(Server):
         ]  # fmt: skip
 
 
+def check_thrift(host: str, port: int, user: str = "dbt", timeout: float = 5.0) -> str:
+    """What a dbt `thrift` target would meet at host:port, as an actionable sentence.
+
+    Raises ServerError when dbt could not work there."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise ServerError(
+            f"cannot resolve host {host!r} ({error.strerror}). Check SPARK_THRIFT_HOST "
+            "(the thrift target's host in profiles/profiles.yml)."
+        ) from error
+    if not port_open(host, port, timeout=timeout):
+        raise ServerError(
+            f"nothing accepts connections on {host}:{port} ({addresses[0][4][0]}). "
+            "Start a server with `make thrift-start` (python -m sqc.servers start thrift), "
+            "or point SPARK_THRIFT_HOST / SPARK_THRIFT_PORT at a running one."
+        )
+    import threading
+
+    from pyhive import hive
+
+    outcome: dict[str, object] = {}
+
+    def handshake() -> None:
+        try:
+            connection = hive.connect(host=host, port=port, username=user)
+            cursor = connection.cursor()
+            cursor.execute("select version()")
+            outcome["version"] = cursor.fetchone()[0]
+            connection.close()
+        except Exception as error:  # PyHive raises transport errors of several kinds
+            outcome["error"] = error
+
+    # PyHive has no timeout: a port that accepts but never answers would hang.
+    thread = threading.Thread(target=handshake, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        outcome["error"] = TimeoutError(f"no HiveServer2 answer within {timeout:.0f}s")
+    version = outcome.get("version")
+    if "error" in outcome:
+        error = outcome["error"]
+        raise ServerError(
+            f"{host}:{port} accepts connections but is not a HiveServer2 that lets user "
+            f"{user!r} in ({type(error).__name__}: {error}). Check the port, and that the "
+            "server's authentication (hive.server2.authentication) matches the profile's "
+            "`auth` (see README, Thrift authentication)."
+        ) from error  # type: ignore[misc]
+    return f"{host}:{port} is a Spark Thrift server (Spark {version}); {user!r} can run queries"
+
+
 def _servers(args: argparse.Namespace) -> dict[str, Server]:
     return {
         "thrift": ThriftServer(
@@ -210,7 +262,7 @@ def _servers(args: argparse.Namespace) -> dict[str, Server]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=["start", "stop", "status", "restart"])
+    parser.add_argument("action", choices=["start", "stop", "status", "restart", "check"])
     parser.add_argument("name", nargs="?", default="thrift", choices=["thrift"])
     parser.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=None)
@@ -224,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
             server.start(timeout=args.timeout)
         if args.action == "status":
             print(server.status())
+        if args.action == "check":
+            user = os.environ.get("SPARK_THRIFT_USER", "dbt")
+            print(check_thrift(server.host, server.port, user))
     except ServerError as error:
         print(str(error), file=sys.stderr)
         return 1
