@@ -30,6 +30,7 @@ TRICKY_ROWS = [
      "0"],
     ["5", "back\\slash", LONG, "1", "3", "false", "2024-01-01", "2024-01-01 01:02:03", " 42 "],
     ["6", " null ", "null", "2", "4.5", "true", "2024-01-02", "2024-01-02 00:00:00", "null"],
+    ["7", "\tNULL\n", " x ", "3", "5", "false", "2024-01-03", "2024-01-03 00:00:00", "\t"],
 ]  # fmt: skip
 
 
@@ -173,3 +174,15 @@ def test_malformed_csv_names_the_file(
         assert name not in tables
     finally:
         (seeds / f"{name}.csv").unlink()
+
+
+def test_unknown_load_method_is_a_clear_error(lab: DbtProject) -> None:
+    seeds = write_project(Path(lab.project_dir), seeds_config={"+seed_load_method": "fast"})
+    (seeds / "tiny.csv").write_text("id\n1\n")
+    try:
+        lab.invoke("seed", "--select", "tiny", expect_success=False)
+        message = "\n".join(lab.errors)
+        assert "spark_query_catalog.seed tiny: argument `seed_load_method`" in message
+        assert "'auto', 'csv', 'insert'" in message and "Got: 'fast'" in message
+    finally:
+        (seeds / "tiny.csv").unlink()

@@ -94,10 +94,14 @@ from {{ source_relation }}
 {% endmacro %}
 
 
-{#- A value as dbt reads seeds: empty and 'null' (trimmed, any case) are NULL. -#}
+{#-
+    A value as dbt reads seeds: empty and 'null' are NULL, in any case and
+    with any whitespace around them (dbt's reader strips tabs and newlines
+    too, which Spark's trim does not).
+-#}
 {% macro _sqc_seed_value_sql(column) %}
-    {{- return("case when lower(trim(" ~ column.alias ~ ")) in ('', 'null') then null else "
-        ~ column.alias ~ " end") -}}
+    {{- return("case when lower(regexp_replace(" ~ column.alias ~ ", '(?U)^\\\\s+|\\\\s+$', ''))"
+        ~ " in ('', 'null') then null else " ~ column.alias ~ " end") -}}
 {% endmacro %}
 
 
