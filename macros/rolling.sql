@@ -87,10 +87,6 @@
             ~ " is later than `following` " ~ spark_query_catalog._sqc_repr(following)
             ~ ". Use a smaller `preceding` or a larger `following`.") -}}
     {%- endif -%}
-    {%- if start.interval and end.interval and start.interval_sign * start.interval_size > end.interval_sign * end.interval_size -%}
-        {{- spark_query_catalog._sqc_error(macro_name, "the frame starts after it ends: `preceding` " ~ spark_query_catalog._sqc_repr(preceding)
-            ~ " is later than `following` " ~ spark_query_catalog._sqc_repr(following) ~ ".") -}}
-    {%- endif -%}
     {%- if frame_kind == "range" and (start.interval or end.interval or start.offset or end.offset) -%}
         {%- set key_type = spark_query_catalog._sqc_key_type(order_keys[0], columns) -%}
         {%- if (start.interval or end.interval) and key_type is not none and not spark_query_catalog._sqc_is_temporal_type(key_type) -%}
@@ -119,15 +115,15 @@
 
 {#-
     One frame bound: {"sql", "position" (rows from the current row, negative
-    before it, none when unbounded or an interval), "offset" (a non-zero
-    numeric offset), "interval", "interval_sign", "interval_size"}.
+    before it, none for an interval: intervals are unsigned, so an interval
+    `preceding` always comes before an interval `following`), "offset" (a
+    non-zero numeric offset), "interval"}.
 -#}
 {% macro _sqc_frame_bound(value, side, frame_kind) %}
     {%- set sign = -1 if side == "preceding" else 1 -%}
     {%- set allowed = "an integer (0 = current row, negative = the other side of it), 'unbounded',"
         ~ " or for frame='range' an interval such as '7 days'" -%}
-    {%- set result = {"sql": none, "position": none, "offset": false, "interval": false,
-                      "interval_sign": sign, "interval_size": 0} -%}
+    {%- set result = {"sql": none, "position": none, "offset": false, "interval": false} -%}
     {%- if value is integer or (value is string and modules.re.match("^\s*-?\d+\s*$", value)) -%}
         {%- set number = value if value is integer else value | trim | int -%}
         {%- set other_side = "following" if side == "preceding" else "preceding" -%}
@@ -143,15 +139,14 @@
         {%- do result.update({"sql": "unbounded " ~ side, "position": sign * 1000000000000}) -%}
     {%- elif value is string and value | trim | lower == "current row" -%}
         {%- do result.update({"sql": "current row", "position": 0}) -%}
-    {%- elif value is string and spark_query_catalog._sqc_interval_seconds(value) is not none -%}
+    {%- elif value is string and spark_query_catalog._sqc_is_interval(value) -%}
         {%- if frame_kind != "range" -%}
             {{- spark_query_catalog._sqc_fail("rolling", side,
                 "an integer or 'unbounded' with frame='rows' (intervals need frame='range')", value) -}}
         {%- endif -%}
         {%- do result.update({
             "sql": "interval '" ~ modules.re.sub("\s+", " ", value | trim) | lower ~ "' " ~ side,
-            "interval": true,
-            "interval_size": spark_query_catalog._sqc_interval_seconds(value)
+            "interval": true
         }) -%}
     {%- else -%}
         {{- spark_query_catalog._sqc_fail("rolling", side, allowed, value) -}}
@@ -160,17 +155,8 @@
 {% endmacro %}
 
 
-{#- Seconds in an interval string ('7 days', '1 hour 30 minutes'), or none. -#}
-{% macro _sqc_interval_seconds(text) %}
-    {%- set factors = {"microsecond": 0.000001, "millisecond": 0.001, "second": 1, "minute": 60,
-                       "hour": 3600, "day": 86400, "week": 604800} -%}
-    {%- set pattern = "(\d+(?:\.\d+)?)\s+(microsecond|millisecond|second|minute|hour|day|week)s?" -%}
-    {%- if modules.re.match("^\s*(" ~ pattern ~ "\s*)+$", text, modules.re.IGNORECASE) is none -%}
-        {{- return(none) -}}
-    {%- endif -%}
-    {%- set ns = namespace(total=0) -%}
-    {%- for amount, unit in modules.re.findall(pattern, text | lower) -%}
-        {%- set ns.total = ns.total + (amount | float) * factors[unit] -%}
-    {%- endfor -%}
-    {{- return(ns.total) -}}
+{#- An interval string: numbers and units, e.g. '7 days', '1 hour 30 minutes'. -#}
+{% macro _sqc_is_interval(text) %}
+    {%- set pattern = "\d+(?:\.\d+)?\s+(microsecond|millisecond|second|minute|hour|day|week)s?" -%}
+    {{- return(modules.re.match("^\s*(" ~ pattern ~ "\s*)+$", text, modules.re.IGNORECASE) is not none) -}}
 {% endmacro %}

@@ -246,7 +246,7 @@ def check_thrift(host: str, port: int, user: str = "dbt", timeout: float = 5.0) 
             f"{user!r} in ({type(error).__name__}: {error}). Check the port, and that the "
             "server's authentication (hive.server2.authentication) matches the profile's "
             "`auth` (see README, Thrift authentication)."
-        ) from error  # type: ignore[misc]
+        ) from error
     return f"{host}:{port} is a Spark Thrift server (Spark {version}); {user!r} can run queries"
 
 

@@ -89,12 +89,6 @@
 {% endmacro %}
 
 
-{#- Indent every line but the first of a block by `spaces`. -#}
-{% macro _sqc_indent(text, spaces) %}
-    {{- return(text.replace("\n", "\n" ~ (" " * spaces))) -}}
-{% endmacro %}
-
-
 {#- "a,\n    b" style list: one item a line, trailing commas, `spaces` of indent. -#}
 {% macro _sqc_list_lines(items, spaces) %}
     {{- return((" " * spaces) ~ (items | join(",\n" ~ (" " * spaces)))) -}}
