@@ -10,9 +10,13 @@ export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_LOG_PATH ?= $(CURDIR)/.state/logs
 export SPARK_LOCAL_IP := 127.0.0.1
 export PYSPARK_PYTHON := $(CURDIR)/$(BIN)/python
+# dbt-spark's session method asks every Spark Connect session for Hive support,
+# a static setting the server already has: PySpark warns on each statement.
+export PYTHONWARNINGS := ignore:Failed to set spark.sql.catalogImplementation
 
-.PHONY: build test test-session test-thrift install lint compile clean \
-	thrift-start thrift-stop servers-status bench bench-seeds
+.PHONY: build test test-session test-thrift test-cluster test-connect install lint compile \
+	clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
+	servers-status servers-stop bench bench-seeds
 
 build: $(STAMP)
 	$(BIN)/dbt build --target session
@@ -22,14 +26,26 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(MAKE) test-session
 	$(MAKE) test-thrift
+	$(MAKE) test-cluster
+	$(MAKE) test-connect
 
-# The suite on embedded Spark, then against a real Spark Thrift server that
-# the tests start on 127.0.0.1 (port 10011) and stop.
+# The suite on embedded Spark, then against real servers that the tests
+# start on 127.0.0.1 and stop: a Spark Thrift server (port 10011), a
+# standalone cluster behind one (10012), and Spark Connect (15012). Each run
+# builds the catalog and compares every table with the session run's.
 test-session: $(STAMP)
 	$(BIN)/pytest --target session
 
 test-thrift: $(STAMP)
 	$(BIN)/pytest --target thrift
+
+# The cluster: the catalog build, the comparison, and proof that tasks ran
+# in the Workers' executors.
+test-cluster: $(STAMP)
+	$(BIN)/pytest --target cluster pytests/test_catalog.py pytests/test_servers.py
+
+test-connect: $(STAMP)
+	$(BIN)/pytest --target connect
 
 install: $(STAMP)
 
@@ -51,8 +67,26 @@ thrift-start: $(STAMP)
 thrift-stop: $(STAMP)
 	$(BIN)/python -m sqc.servers stop thrift
 
+# A standalone Master, 2 Workers and a Thrift server on it (127.0.0.1:10001;
+# SPARK_CLUSTER_PORT to change): the `cluster` target.
+cluster-start: $(STAMP)
+	$(BIN)/python -m sqc.servers start cluster
+
+cluster-stop: $(STAMP)
+	$(BIN)/python -m sqc.servers stop cluster
+
+# A Spark Connect server (127.0.0.1:15002; SPARK_CONNECT_PORT): the `connect` target.
+connect-start: $(STAMP)
+	$(BIN)/python -m sqc.servers start connect
+
+connect-stop: $(STAMP)
+	$(BIN)/python -m sqc.servers stop connect
+
 servers-status: $(STAMP)
-	$(BIN)/python -m sqc.servers status thrift
+	$(BIN)/python -m sqc.servers status all
+
+servers-stop: $(STAMP)
+	$(BIN)/python -m sqc.servers stop all
 
 bench: $(STAMP)
 	$(BIN)/python -m sqc.bench

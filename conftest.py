@@ -9,6 +9,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--target",
         default=os.environ.get("DBT_TARGET", "session"),
-        choices=["session", "thrift"],
+        choices=["session", "thrift", "cluster", "connect"],
         help="dbt target from profiles/profiles.yml to run the suite against",
     )

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sqc.dbt_harness import DbtProject, use_project_environment
-from sqc.servers import ThriftServer
+from sqc.dbt_harness import DbtProject, connect_url, use_project_environment
+from sqc.servers import Cluster, ConnectServer, Server, ThriftServer
 
 settings.register_profile("session", max_examples=40, deadline=None)
-# Over HiveServer2 each example is several round trips: fewer examples.
-settings.register_profile("thrift", max_examples=15, deadline=None)
+# Over a server each example is several round trips: fewer examples.
+settings.register_profile("server", max_examples=15, deadline=None)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def pytest_configure(config: pytest.Config) -> None:
     # Before collection, so that the property tests' settings see it.
     target = str(config.getoption("--target"))
-    settings.load_profile("thrift" if target == "thrift" else "session")
+    settings.load_profile("session" if target == "session" else "server")
 
 
 @pytest.fixture(scope="session")
@@ -49,18 +49,42 @@ def _environment() -> Iterator[None]:
     os.chdir(previous)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _server(target: str, _environment: None) -> Iterator[None]:
-    """A real Spark Thrift server for the thrift target, on a port of its own,
-    started for the test session and stopped after it."""
-    if target != "thrift":
-        yield
+# The server each target's tests start, on ports of their own (so that a
+# developer's servers on the default ports keep running), and how the
+# target's profile finds it.
+SERVERS: dict[str, tuple[Server | Cluster, dict[str, str]]] = {
+    "thrift": (ThriftServer("thrift_pytest", port=10011), {"SPARK_THRIFT_PORT": "10011"}),
+    "cluster": (
+        Cluster("cluster_pytest", port=10012, master_port=7177, webui_port=8190),
+        {"SPARK_CLUSTER_PORT": "10012"},
+    ),
+    "connect": (ConnectServer("connect_pytest", port=15012), {"SPARK_CONNECT_PORT": "15012"}),
+}
+
+
+@pytest.fixture(scope="session")
+def server(target: str, _environment: None) -> Iterator[Server | Cluster | None]:
+    """The real Spark server the target connects to, started for the test
+    session and stopped after it (none for the embedded session target)."""
+    if target not in SERVERS:
+        yield None
         return
-    os.environ.setdefault("SPARK_THRIFT_PORT", "10011")
-    server = ThriftServer("thrift_pytest", port=int(os.environ["SPARK_THRIFT_PORT"]))
-    server.start()
-    yield
-    server.stop()
+    running, environment = SERVERS[target]
+    os.environ.update(environment)
+    running.start()
+    yield running
+    if target == "connect":
+        # Close the client's server-side session while the server is up: a
+        # client left open retries its release for minutes at exit.
+        from pyspark.sql import SparkSession
+
+        SparkSession.builder.remote(connect_url()).getOrCreate().stop()
+    running.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _server(server: Server | Cluster | None) -> None:
+    """Every test runs with its target's server up."""
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import pytest
 from sqlfluff.core import FluffConfig, Linter
 
 from sqc.dbt_harness import DbtProject
+from sqc.fingerprint import catalog_rows, differences, load_reference, save_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 FAMILIES = ["pivot", "unpivot", "sessions", "window_frames"]
@@ -20,6 +21,15 @@ def built(project: DbtProject) -> DbtProject:
     assert statuses, "dbt build ran nothing"
     assert set(statuses) == {"success", "pass"}, statuses
     return project
+
+
+@pytest.fixture(scope="module")
+def catalog(built: DbtProject, target: str) -> dict[str, list[str]]:
+    """Every built table's rows; on the session target, saved as the reference."""
+    rows = catalog_rows(built)
+    if target == "session":
+        save_reference(rows)
+    return rows
 
 
 def test_build_runs_every_seed_model_and_test(built: DbtProject) -> None:
@@ -43,6 +53,16 @@ def test_article_pivot_output(built: DbtProject) -> None:
         "team5": None, "team6": 11, "team7": None,
     }  # fmt: skip
     assert rows["France"]["team1"] == 6 and rows["Poland"]["team5"] == 11
+
+
+def test_same_catalog_as_embedded_spark(catalog: dict[str, list[str]], target: str) -> None:
+    """Every table, row for row, equals what embedded Spark builds: the session
+    run's tables, or (when that run is missing or older than the project's
+    models, seeds and macros) a build in a separate process."""
+    if target == "session":
+        pytest.skip("the session run is the reference the other targets are compared with")
+    assert len(catalog) >= 34
+    assert differences(load_reference(), catalog) == []
 
 
 def _session_only(target: str) -> None:

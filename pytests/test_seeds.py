@@ -186,3 +186,43 @@ def test_unknown_load_method_is_a_clear_error(lab: DbtProject) -> None:
         assert "'auto', 'csv', 'insert'" in message and "Got: 'fast'" in message
     finally:
         (seeds / "tiny.csv").unlink()
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_failed_reload_leaves_the_previous_table_whole(lab: DbtProject, method: str) -> None:
+    """The rows replace the table in one statement, after every check: a file
+    that fails its checks leaves the table loaded before it as it was."""
+    seeds = write_project(Path(lab.project_dir), seeds_config={"+seed_load_method": method})
+    name = f"kept_{method}"
+    write_csv(seeds / f"{name}.csv", ["id", "amount"], [["1", "10"], ["2", "20"]])
+    (seeds / f"{name}.yml").write_text(
+        f"version: 2\nseeds:\n  - name: {name}\n"
+        "    config:\n      column_types: {amount: bigint}\n"
+    )
+    try:
+        lab.invoke("seed", "--select", name)
+        write_csv(
+            seeds / f"{name}.csv", ["id", "amount"], [["1", "10"], ["2", "twenty"], ["3", "3"]]
+        )
+        lab.invoke("seed", "--select", name, "--full-refresh", expect_success=False)
+        assert "column `amount`: the value 'twenty'" in "\n".join(lab.errors)
+        rows = lab.sql(f"select id, amount from {lab.table(name)} order by id")
+        assert [(r.id, r.amount) for r in rows] == [(1, 10), (2, 20)]
+    finally:
+        (seeds / f"{name}.csv").unlink()
+        (seeds / f"{name}.yml").unlink()
+
+
+def test_a_header_only_seed_is_an_empty_table(lab: DbtProject) -> None:
+    """dbt never loads a seed without rows: its empty table is still created,
+    and replaced on the next run."""
+    seeds = write_project(Path(lab.project_dir))
+    write_csv(seeds / "header_only.csv", ["id", "label"], [])
+    try:
+        for _ in range(2):
+            lab.invoke("seed", "--select", "header_only")
+            table = lab.table("header_only")
+            assert lab.sql(f"select count(*) as n from {table}")[0].n == 0
+            assert [name for name, _ in lab.columns(f"select * from {table}")] == ["id", "label"]
+    finally:
+        (seeds / "header_only.csv").unlink()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import socket
 
 import pytest
 
 from sqc.dbt_harness import DbtProject
-from sqc.servers import ServerError, ThriftServer, check_thrift
+from sqc.servers import Cluster, ServerError, ThriftServer, check_thrift
 
 
 def _free_port() -> int:
@@ -53,11 +52,38 @@ def test_start_refuses_a_port_in_use() -> None:
     assert "already taken by another process" in str(error.value)
 
 
-def test_running_thrift_server_checks_out(target: str) -> None:
-    if target != "thrift":
-        pytest.skip("needs the Thrift server that the thrift run starts")
-    port = int(os.environ["SPARK_THRIFT_PORT"])
-    assert "is a Spark Thrift server" in check_thrift("127.0.0.1", port)
+def test_running_server_checks_out(server: object, target: str) -> None:
+    """The tooling's check passes against the HiveServer2 this run started."""
+    thrift = server.thrift if isinstance(server, Cluster) else server
+    if not isinstance(thrift, ThriftServer):
+        pytest.skip(f"the {target} target has no HiveServer2 to check")
+    assert "is a Spark Thrift server" in check_thrift(thrift.host, thrift.port)
+
+
+def test_tasks_run_on_the_workers(project: DbtProject, server: object, target: str) -> None:
+    """On the cluster, a query's tasks run in executors that the Workers
+    started (their working folders are under the Workers' --work-dir), not in
+    the Thrift server's driver, and the Master counts the application."""
+    if not isinstance(server, Cluster):
+        pytest.skip("only the cluster target has Workers")
+    assert project.sql("set spark.master")[0][1] == server.master.url
+    folders = {
+        row.folder
+        for row in project.sql(
+            "select distinct reflect('java.lang.System', 'getProperty', 'user.dir') as folder "
+            "from range(0, 100000, 1, 8)"
+        )
+    }
+    work_dirs = [str(server.worker(i).work_dir) + "/" for i in range(server.workers)]
+    assert folders, "the query ran no task"
+    for folder in folders:
+        assert any(folder.startswith(work_dir) for work_dir in work_dirs), folder
+    assert str(server.thrift.directory) not in folders
+    state = server.master.state()
+    assert state["aliveworkers"] == server.workers
+    assert [app["name"] for app in state["activeapps"]] == [
+        f"spark_query_catalog_{server.thrift.name}"
+    ]
 
 
 def test_four_threads_give_the_same_catalog(project: DbtProject, target: str) -> None:

@@ -10,7 +10,7 @@ Each run is a fresh process, JVM start included, as a user's `dbt seed` is:
   spark.read.csv    a PySpark script: spark.read.csv(...) then saveAsTable
 
 With --target thrift the dbt runs go to a Spark Thrift server that the
-benchmark starts on 127.0.0.1:10012 (its JVM is then started once, not per
+benchmark starts on 127.0.0.1:10021 (its JVM is then started once, not per
 run); spark.read.csv stays a local script, the same baseline.
 
 The CSV has numeric, date and string columns. dbt-spark's stock loader is
@@ -89,8 +89,8 @@ def main() -> None:
     args = parser.parse_args()
     server = None
     if args.target == "thrift":
-        server = ThriftServer("thrift_bench", port=10012)
-        os.environ["SPARK_THRIFT_PORT"] = "10012"
+        server = ThriftServer("thrift_bench", port=10021)
+        os.environ["SPARK_THRIFT_PORT"] = "10021"
         server.start()
     try:
         _run(args)

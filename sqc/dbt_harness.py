@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,22 @@ def values_sql(rows: list[tuple[Any, ...]], columns: list[tuple[str, str]]) -> s
         return f"select {nulls} where false"
     body = ", ".join("(" + ", ".join(literal(v) for v in row) + ")" for row in rows)
     return f"select {casts} from values {body} as t({names})"
+
+
+# Targets reached over HiveServer2, and the variables that locate their server
+# (as profiles/profiles.yml reads them): host variable, port variable, default port.
+HIVE_TARGETS = {
+    "thrift": ("SPARK_THRIFT_HOST", "SPARK_THRIFT_PORT", "10000"),
+    "cluster": ("SPARK_CLUSTER_HOST", "SPARK_CLUSTER_PORT", "10001"),
+}
+# Targets whose dbt connection is a SparkSession in this process: embedded
+# Spark, or a Spark Connect client.
+SESSION_TARGETS = ("session", "connect")
+
+
+def connect_url() -> str:
+    host = os.environ.get("SPARK_CONNECT_HOST", "127.0.0.1")
+    return f"sc://{host}:{os.environ.get('SPARK_CONNECT_PORT', '15002')}"
 
 
 def use_project_environment(root: Path, state_dir: str) -> None:
@@ -112,11 +129,13 @@ class DbtProject:
     # the Thrift server over HiveServer2 (PyHive), as dbt-spark connects.
 
     def spark(self) -> Any:
-        """The in-process SparkSession (session target only)."""
+        """The SparkSession dbt uses: in-process Spark, or a Spark Connect client."""
         from pyspark.sql import SparkSession
 
-        if self.target != "session":
-            raise RuntimeError(f"no in-process Spark on the {self.target} target")
+        if self.target not in SESSION_TARGETS:
+            raise RuntimeError(f"no SparkSession on the {self.target} target")
+        if self.target == "connect":
+            return SparkSession.builder.remote(connect_url()).getOrCreate()
         session = SparkSession.getActiveSession()
         if session is None:
             # dbt's first statement builds the session from the profile.
@@ -126,7 +145,7 @@ class DbtProject:
 
     def sql(self, statement: str) -> list[Any]:
         """Rows of a statement, with Python values as PySpark gives them."""
-        if self.target == "session":
+        if self.target in SESSION_TARGETS:
             return self.spark().sql(statement).collect()
         return _hive_rows(self._hive_cursor(), statement)
 
@@ -136,16 +155,19 @@ class DbtProject:
 
     def _close_hive(self) -> None:
         if getattr(self, "_hive", None) is not None:
-            self._hive.close()
+            # A server that died has closed it already.
+            with contextlib.suppress(Exception):
+                self._hive.close()
             self._hive = None
 
     def _hive_cursor(self) -> Any:
         if getattr(self, "_hive", None) is None:
             from pyhive import hive
 
+            host, port, default_port = HIVE_TARGETS[self.target]
             self._hive = hive.connect(
-                host=os.environ.get("SPARK_THRIFT_HOST", "127.0.0.1"),
-                port=int(os.environ.get("SPARK_THRIFT_PORT", "10000")),
+                host=os.environ.get(host, "127.0.0.1"),
+                port=int(os.environ.get(port, default_port)),
                 username=os.environ.get("SPARK_THRIFT_USER", "dbt"),
                 # As dbt-spark sets on every connection.
                 configuration={"spark.sql.ansi.enabled": "false"},

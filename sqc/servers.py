@@ -1,7 +1,9 @@
 """Start, stop and report on the Spark servers the dbt targets connect to.
 
     python -m sqc.servers start thrift [--port 10000] [--host 127.0.0.1]
-    python -m sqc.servers status
+    python -m sqc.servers start cluster [--workers 2]   # Master, Workers, Thrift on 10001
+    python -m sqc.servers start connect [--port 15002]  # Spark Connect (gRPC)
+    python -m sqc.servers status all
     python -m sqc.servers check thrift    # can dbt's thrift target work there?
     python -m sqc.servers stop thrift
 
@@ -167,36 +169,199 @@ class Server:
         return f"{self.name}: stopped"
 
 
+def _spark_confs(host: str, state: Path) -> list[str]:
+    """spark-submit settings every driver here shares: loopback, UTC, no UI,
+    warehouse and metastore under the server's own state folder."""
+    return [
+        "--conf", f"spark.driver.host={host}",
+        "--conf", f"spark.driver.bindAddress={host}",
+        "--conf", "spark.ui.enabled=false",
+        "--conf", "spark.sql.session.timeZone=UTC",
+        "--conf", "spark.sql.shuffle.partitions=4",
+        "--conf", f"spark.sql.warehouse.dir={state / 'warehouse'}",
+        "--conf", "spark.hadoop.javax.jdo.option.ConnectionURL="
+        f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
+        "--conf", f"spark.driver.extraJavaOptions=-Dderby.system.home={state} "
+        f"-Dlog4j2.configurationFile={ROOT / 'conf' / 'log4j2.properties'}",
+    ]  # fmt: skip
+
+
 @dataclass
 class ThriftServer(Server):
     """Spark's HiveServer2 (Thrift) server, in local mode or on a master."""
 
     master: str = "local[2]"
     driver_memory: str = "2g"
+    # On a standalone master: what each executor takes from a Worker.
+    executor_memory: str = "1g"
 
     def command(self) -> list[str]:
         home = spark_home()
-        state = self.directory
+        cluster = []
+        if self.master.startswith("spark://"):
+            cluster = [
+                "--conf", f"spark.executor.memory={self.executor_memory}",
+                "--conf", "spark.executor.cores=1",
+            ]  # fmt: skip
         return [
             str(home / "bin" / "spark-submit"),
             "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
             "--master", self.master,
             "--name", f"spark_query_catalog_{self.name}",
             "--driver-memory", self.driver_memory,
-            "--conf", f"spark.driver.host={self.host}",
-            "--conf", f"spark.driver.bindAddress={self.host}",
-            "--conf", "spark.ui.enabled=false",
-            "--conf", "spark.sql.session.timeZone=UTC",
-            "--conf", "spark.sql.shuffle.partitions=4",
-            "--conf", f"spark.sql.warehouse.dir={state / 'warehouse'}",
-            "--conf", "spark.hadoop.javax.jdo.option.ConnectionURL="
-            f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
-            "--conf", f"spark.driver.extraJavaOptions=-Dderby.system.home={state} "
-            f"-Dlog4j2.configurationFile={ROOT / 'conf' / 'log4j2.properties'}",
+            *cluster,
+            *_spark_confs(self.host, self.directory),
             "spark-internal",
             "--hiveconf", f"hive.server2.thrift.bind.host={self.host}",
             "--hiveconf", f"hive.server2.thrift.port={self.port}",
         ]  # fmt: skip
+
+
+@dataclass
+class ConnectServer(Server):
+    """A Spark Connect server (gRPC), through the wheel's start-connect-server.sh,
+    kept in the foreground (--wait) so that the pid is the server's."""
+
+    port: int = 15002
+    master: str = "local[2]"
+    driver_memory: str = "2g"
+
+    def command(self) -> list[str]:
+        return [
+            str(spark_home() / "sbin" / "start-connect-server.sh"),
+            "--wait",
+            "--master", self.master,
+            "--driver-memory", self.driver_memory,
+            "--conf", f"spark.connect.grpc.binding.address={self.host}",
+            "--conf", f"spark.connect.grpc.binding.port={self.port}",
+            # The Derby metastore under the state folder, as the Thrift server has.
+            "--conf", "spark.sql.catalogImplementation=hive",
+            *_spark_confs(self.host, self.directory),
+        ]  # fmt: skip
+
+
+@dataclass
+class Master(Server):
+    """A Spark standalone Master: port 7077 for Workers and drivers, and a
+    web UI (its JSON at /json/) on webui_port."""
+
+    port: int = 7077
+    webui_port: int = 8090
+
+    @property
+    def url(self) -> str:
+        return f"spark://{self.host}:{self.port}"
+
+    def command(self) -> list[str]:
+        return [
+            str(spark_home() / "bin" / "spark-class"),
+            "org.apache.spark.deploy.master.Master",
+            "--host", self.host,
+            "--port", str(self.port),
+            "--webui-port", str(self.webui_port),
+        ]  # fmt: skip
+
+    def state(self) -> dict[str, object]:
+        """The Master's own report: workers, cores, running applications."""
+        import json
+        import urllib.request
+
+        address = f"http://{self.host}:{self.webui_port}/json/"
+        with urllib.request.urlopen(address, timeout=5) as response:
+            return dict(json.load(response))
+
+    def alive_workers(self) -> int:
+        try:
+            workers = self.state().get("workers", [])
+        except OSError:
+            return 0
+        return sum(1 for w in workers if isinstance(w, dict) and w.get("state") == "ALIVE")
+
+
+@dataclass
+class Worker(Server):
+    """A standalone Worker. Its executors run in work_dir, under the state
+    folder (by default a Worker writes into SPARK_HOME, inside the venv)."""
+
+    master_url: str = "spark://127.0.0.1:7077"
+    cores: int = 1
+    memory: str = "2g"
+    webui_port: int = 8091
+
+    @property
+    def work_dir(self) -> Path:
+        return self.directory / "work"
+
+    def command(self) -> list[str]:
+        return [
+            str(spark_home() / "bin" / "spark-class"),
+            "org.apache.spark.deploy.worker.Worker",
+            self.master_url,
+            "--host", self.host,
+            "--port", str(self.port),
+            "--webui-port", str(self.webui_port),
+            "--cores", str(self.cores),
+            "--memory", self.memory,
+            "--work-dir", str(self.work_dir),
+        ]  # fmt: skip
+
+
+@dataclass
+class Cluster:
+    """A standalone cluster on this machine, and a Thrift server on it:
+    Master, `workers` Workers, then HiveServer2 with --master spark://..."""
+
+    name: str = "cluster"
+    host: str = "127.0.0.1"
+    port: int = 10001  # the Thrift server's
+    workers: int = 2
+    master_port: int = 7077
+    webui_port: int = 8090
+
+    @property
+    def master(self) -> Master:
+        return Master(
+            f"{self.name}_master", self.host, self.master_port, webui_port=self.webui_port
+        )
+
+    def worker(self, index: int) -> Worker:
+        return Worker(
+            f"{self.name}_worker{index}",
+            self.host,
+            self.master_port + 10 + index,
+            master_url=self.master.url,
+            webui_port=self.webui_port + 1 + index,
+        )
+
+    @property
+    def thrift(self) -> ThriftServer:
+        return ThriftServer(f"{self.name}_thrift", self.host, self.port, master=self.master.url)
+
+    def members(self) -> list[Server]:
+        return [self.master, *(self.worker(i) for i in range(self.workers)), self.thrift]
+
+    def start(self, timeout: float = 180.0) -> None:
+        master = self.master
+        master.start(timeout)
+        for index in range(self.workers):
+            self.worker(index).start(timeout)
+        deadline = time.monotonic() + timeout
+        while master.alive_workers() < self.workers:
+            if time.monotonic() > deadline:
+                raise ServerError(
+                    f"{self.name}: {master.alive_workers()} of {self.workers} Workers "
+                    f"registered with {master.url} within {timeout:.0f}s. Last lines of "
+                    f"{self.worker(0).log_file}:\n" + self.worker(0).log_tail()
+                )
+            time.sleep(0.5)
+        self.thrift.start(timeout)
+
+    def stop(self) -> None:
+        for server in reversed(self.members()):
+            server.stop()
+
+    def status(self) -> str:
+        return "\n".join(server.status() for server in self.members())
 
 
 def check_thrift(host: str, port: int, user: str = "dbt", timeout: float = 5.0) -> str:
@@ -250,35 +415,56 @@ def check_thrift(host: str, port: int, user: str = "dbt", timeout: float = 5.0) 
     return f"{host}:{port} is a Spark Thrift server (Spark {version}); {user!r} can run queries"
 
 
-def _servers(args: argparse.Namespace) -> dict[str, Server]:
+def _servers(args: argparse.Namespace) -> dict[str, Server | Cluster]:
+    """Each server the targets use, where the environment says it is."""
+    env = os.environ
     return {
         "thrift": ThriftServer(
             "thrift",
-            host=args.host or os.environ.get("SPARK_THRIFT_HOST", "127.0.0.1"),
-            port=args.port or int(os.environ.get("SPARK_THRIFT_PORT", "10000")),
-        )
+            host=args.host or env.get("SPARK_THRIFT_HOST", "127.0.0.1"),
+            port=args.port or int(env.get("SPARK_THRIFT_PORT", "10000")),
+        ),
+        "cluster": Cluster(
+            "cluster",
+            host=args.host or env.get("SPARK_CLUSTER_HOST", "127.0.0.1"),
+            port=args.port or int(env.get("SPARK_CLUSTER_PORT", "10001")),
+            workers=args.workers,
+        ),
+        "connect": ConnectServer(
+            "connect",
+            host=args.host or env.get("SPARK_CONNECT_HOST", "127.0.0.1"),
+            port=args.port or int(env.get("SPARK_CONNECT_PORT", "15002")),
+        ),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=["start", "stop", "status", "restart", "check"])
-    parser.add_argument("name", nargs="?", default="thrift", choices=["thrift"])
+    parser.add_argument(
+        "name", nargs="?", default="thrift", choices=["thrift", "cluster", "connect", "all"]
+    )
     parser.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=None)
     parser.add_argument("--timeout", type=float, default=180.0)
+    parser.add_argument("--workers", type=int, default=2, help="cluster Workers (default 2)")
     args = parser.parse_args(argv)
-    server = _servers(args)[args.name]
+    servers = _servers(args)
+    chosen = list(servers.values()) if args.name == "all" else [servers[args.name]]
     try:
-        if args.action in ("stop", "restart"):
-            server.stop()
-        if args.action in ("start", "restart"):
-            server.start(timeout=args.timeout)
-        if args.action == "status":
-            print(server.status())
-        if args.action == "check":
-            user = os.environ.get("SPARK_THRIFT_USER", "dbt")
-            print(check_thrift(server.host, server.port, user))
+        for server in chosen:
+            if args.action in ("stop", "restart"):
+                server.stop()
+            if args.action in ("start", "restart"):
+                server.start(timeout=args.timeout)
+            if args.action == "status":
+                print(server.status())
+            if args.action == "check":
+                thrift = server.thrift if isinstance(server, Cluster) else server
+                if not isinstance(thrift, ThriftServer):
+                    raise ServerError(f"check speaks HiveServer2: {server.name} is not one")
+                user = os.environ.get("SPARK_THRIFT_USER", "dbt")
+                print(check_thrift(thrift.host, thrift.port, user))
     except ServerError as error:
         print(str(error), file=sys.stderr)
         return 1

@@ -17,17 +17,18 @@
                        strings (any server, however remote).
 
     The method is the seed config `seed_load_method`: 'auto' (default: 'csv'
-    for the session method and a server on this machine's loopback address,
-    'insert' otherwise), 'csv' or 'insert'.
+    for the session method, and for a Thrift or Spark Connect server on this
+    machine's loopback address; 'insert' otherwise), 'csv' or 'insert'.
 
     Values follow dbt's seed rules: an empty field and the text null (any
     case) are NULL; everything else is kept exactly, then cast to the
     column's type (dbt's inferred type, or `column_types`).
 
     A value that does not fit its type stops the load with an error naming
-    the file, the row and the column, and the seed's table is dropped: no
-    half-loaded table is left looking complete. The final INSERT is a single
-    statement, so it lands whole or not at all.
+    the file, the row and the column, and the seed's table is left as it was
+    (or absent on a first load). The checked rows then replace the table in
+    one CREATE TABLE ... AS SELECT, so nobody ever reads a half-loaded seed:
+    `create_csv_table` and `reset_csv_table` below only describe the table.
 -#}
 {% macro spark__load_csv_rows(model, agate_table) %}
     {%- set column_override = model["config"].get("column_types", {}) -%}
@@ -61,15 +62,29 @@
     {%- do spark_query_catalog._sqc_seed_validate(model, columns, rows_sql, source_relation, method) -%}
 
     {%- set casts = [] -%}
+    {%- set quote_columns = model["config"].get("quote_columns", None) -%}
     {%- for column in columns -%}
-        {%- do casts.append(spark_query_catalog._sqc_seed_cast_sql(column)) -%}
+        {%- do casts.append(spark_query_catalog._sqc_seed_cast_sql(column)
+            ~ " as " ~ adapter.quote_seed_column(column.name | string, quote_columns)) -%}
     {%- endfor -%}
+    {#- The checked rows replace the table in one CREATE TABLE ... AS SELECT:
+        readers see the previous table, none, or the whole new one. -#}
     {%- set sql -%}
-insert into {{ this.render() }}
+create table {{ this.render() }}
+{{ file_format_clause() }}
+{{ partition_cols(label="partitioned by") }}
+{{ clustered_cols(label="clustered by") }}
+{{ location_clause() }}
+{{ comment_clause() }}
+as
 select
     {{ casts | join(",\n    ") }}
 from {{ source_relation }}
     {%- endset -%}
+    {%- do adapter.drop_relation(this.incorporate(type="table")) -%}
+    {%- if config.get("location_root") is none -%}
+        {%- do spark_query_catalog._sqc_clear_orphaned_location(this) -%}
+    {%- endif -%}
     {%- do run_query(sql) -%}
     {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
     {{- return(sql) -}}
@@ -84,10 +99,19 @@ from {{ source_relation }}
     {%- endif -%}
     {%- if method == "auto" -%}
         {#- `target` does not carry dbt-spark's connection method; the credentials do.
-            A server on this machine reads the seed's file as the session does. -#}
+            A server on this machine reads the seed's file as the session does.
+            A session with `spark.remote` (or SPARK_REMOTE) is a Spark Connect
+            client: local only when the Connect server is on loopback. -#}
         {%- set credentials = adapter.config.credentials -%}
-        {%- set is_local = (credentials.method | string | lower) == "session"
-            or (credentials.host | string | lower) in ["127.0.0.1", "localhost", "::1"] -%}
+        {%- set loopback = ["127.0.0.1", "localhost", "::1", "[::1]"] -%}
+        {%- if (credentials.method | string | lower) == "session" -%}
+            {%- set parameters = credentials.server_side_parameters or {} -%}
+            {%- set remote = parameters.get("spark.remote") or env_var("SPARK_REMOTE", "") -%}
+            {%- set remote_host = (remote | string).split("://")[-1].split("/")[0].rsplit(":", 1)[0] -%}
+            {%- set is_local = not remote or (remote_host | lower) in loopback -%}
+        {%- else -%}
+            {%- set is_local = (credentials.host | string | lower) in loopback -%}
+        {%- endif -%}
         {{- return("csv" if is_local else "insert") -}}
     {%- endif -%}
     {{- return(method) -}}
@@ -160,7 +184,6 @@ where line_index <= (
         {%- endset -%}
         {%- set open_line = run_query(locate).rows[0][0] -%}
         {%- do run_query("drop view if exists " ~ lines_view) -%}
-        {%- do run_query("drop table if exists " ~ this.render()) -%}
         {{- exceptions.raise_compiler_error(
             "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), line " ~ open_line
             ~ ": a quoted value starts here and its closing quote is missing, so it would run"
@@ -202,6 +225,9 @@ where line_index <= (
         {%- do fields.append(column.alias ~ " string") -%}
     {%- endfor -%}
     {%- do run_query("drop table if exists " ~ staging) -%}
+    {%- do spark_query_catalog._sqc_clear_orphaned_location(
+        this.incorporate(path={"identifier": "sqc_seed_source_" ~ this.identifier})
+    ) -%}
     {%- do run_query("create table " ~ staging ~ " (" ~ fields | join(", ") ~ ") using parquet") -%}
     {%- set batch_size = get_batch_size() -%}
     {%- for chunk in agate_table.rows | batch(batch_size) -%}
@@ -226,8 +252,8 @@ where line_index <= (
 
 {#-
     Every value must fit its column's type: the first that does not stops
-    the load, with the file, row and column named, and the seed's (still
-    empty) table is dropped.
+    the load, with the file, row and column named, before the seed's table
+    is touched.
 -#}
 {% macro _sqc_seed_validate(model, columns, rows_sql, source_relation, method) %}
     {%- if method == "csv" -%}
@@ -236,7 +262,6 @@ where line_index <= (
             ~ ") as seed_rows where sqc_corrupt is not null order by sqc_row limit 1") -%}
         {%- if ragged.rows | length > 0 -%}
             {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
-            {%- do run_query("drop table if exists " ~ this.render()) -%}
             {{- exceptions.raise_compiler_error(
                 "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), row " ~ ragged.rows[0][0]
                 ~ ": the row does not have " ~ columns | length ~ " values, as the header has"
@@ -275,7 +300,6 @@ limit 1
         {%- set value_query = "select " ~ column.alias ~ " from (" ~ rows_sql ~ ") as seed_rows where sqc_row = " ~ row_number -%}
         {%- set value = run_query(value_query).rows[0][0] -%}
         {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
-        {%- do run_query("drop table if exists " ~ this.render()) -%}
         {{- exceptions.raise_compiler_error(
             "seed " ~ model.name ~ " (" ~ model.original_file_path ~ "), row " ~ row_number
             ~ ", column `" ~ column.name ~ "`: the value " ~ spark_query_catalog._sqc_repr(value | string)
@@ -297,4 +321,33 @@ limit 1
     {%- else -%}
         {%- do run_query("drop table if exists " ~ source_relation) -%}
     {%- endif -%}
+{% endmacro %}
+
+
+{#- dbt's seed materialization creates (or empties) the table, then loads
+    it. Here the load replaces the table in one statement instead (reading
+    the column types once, there), so these only name the table in the
+    seed's SQL. A seed with a header and no rows is never loaded: its empty
+    table is replaced here, as dbt-spark does. -#}
+{% macro spark__create_csv_table(model, agate_table) %}
+    {%- if agate_table.rows | length > 0 -%}
+        {{- return("/* " ~ this.render() ~ ": created with its rows by the statement below */") -}}
+    {%- endif -%}
+    {%- set column_override = model["config"].get("column_types", {}) -%}
+    {%- set quote_columns = model["config"].get("quote_columns", None) -%}
+    {%- set fields = [] -%}
+    {%- for column_name in agate_table.column_names -%}
+        {%- set kind = column_override.get(column_name, adapter.convert_type(agate_table, loop.index0)) -%}
+        {%- do fields.append(adapter.quote_seed_column(column_name | string, quote_columns) ~ " " ~ kind) -%}
+    {%- endfor -%}
+    {%- set sql = "create table " ~ this.render() ~ " (" ~ fields | join(", ") ~ ") " ~ file_format_clause() -%}
+    {%- do adapter.drop_relation(this.incorporate(type="table")) -%}
+    {%- do spark_query_catalog._sqc_clear_orphaned_location(this) -%}
+    {%- do run_query(sql) -%}
+    {{- return(sql) -}}
+{% endmacro %}
+
+
+{% macro spark__reset_csv_table(model, full_refresh, old_relation, agate_table) %}
+    {{- return(spark_query_catalog.spark__create_csv_table(model, agate_table)) -}}
 {% endmacro %}

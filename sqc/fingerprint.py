@@ -1,0 +1,112 @@
+"""The catalog's built tables as data, to compare targets with one another.
+
+    python -m sqc.fingerprint [--target session] [--out .state/fingerprints/session.json]
+
+builds the catalog (`dbt build`) on a target in a schema of its own and writes
+every table's rows, each as Spark's `to_json` of the row, sorted. Two targets
+built the same catalog when their files are equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sqc.dbt_harness import DbtProject, use_project_environment
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / ".state" / "fingerprints" / "session.json"
+
+
+def catalog_rows(project: DbtProject) -> dict[str, list[str]]:
+    """Every table of the project's schema: its rows as sorted JSON texts."""
+    tables = sorted(
+        row.tableName
+        for row in project.sql(f"show tables in {project.schema}")
+        if not row.isTemporary
+    )
+    return {
+        table: sorted(
+            str(row[0])
+            for row in project.sql(f"select to_json(struct(*)) from {project.table(table)}")
+        )
+        for table in tables
+    }
+
+
+def project_digest() -> str:
+    """A digest of what the catalog's tables are built from."""
+    digest = hashlib.sha256()
+    for folder in ("models", "seeds", "macros"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file():
+                digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    digest.update((ROOT / "dbt_project.yml").read_bytes())
+    return digest.hexdigest()
+
+
+def save_reference(rows: dict[str, list[str]], path: Path = REFERENCE) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"digest": project_digest(), "tables": rows}, indent=1))
+
+
+def load_reference() -> dict[str, list[str]]:
+    """The embedded-Spark catalog for the project as it is now, built in a
+    separate process when the saved one is missing or stale."""
+    try:
+        saved = json.loads(REFERENCE.read_text())
+    except (FileNotFoundError, ValueError):
+        saved = {}
+    if saved.get("digest") != project_digest():
+        environment = {**os.environ, "SPARK_STATE_DIR": ".state/fingerprint"}
+        command = [sys.executable, "-m", "sqc.fingerprint"]
+        subprocess.run(command, check=True, cwd=ROOT, env=environment)
+        saved = json.loads(REFERENCE.read_text())
+    return dict(saved["tables"])
+
+
+def differences(expected: dict[str, list[str]], actual: dict[str, list[str]]) -> list[str]:
+    """What differs between two catalogs, table by table, readably."""
+    lines = []
+    for table in sorted(set(expected) | set(actual)):
+        if table not in actual:
+            lines.append(f"{table}: missing")
+        elif table not in expected:
+            lines.append(f"{table}: not in the reference")
+        elif expected[table] != actual[table]:
+            only_expected = sorted(set(expected[table]) - set(actual[table]))[:3]
+            only_actual = sorted(set(actual[table]) - set(expected[table]))[:3]
+            lines.append(
+                f"{table}: {len(actual[table])} rows against {len(expected[table])}; "
+                f"only in reference {only_expected}, only here {only_actual}"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", default="session")
+    parser.add_argument("--out", type=Path, default=REFERENCE)
+    args = parser.parse_args(argv)
+    use_project_environment(ROOT, ".state/fingerprint")
+    os.environ["SPARK_STATE_DIR"] = ".state/fingerprint"
+    project = DbtProject(ROOT, target=args.target, schema="fingerprint_reference")
+    project.drop_schema()
+    project.create_schema()
+    try:
+        project.invoke("build")
+        rows = catalog_rows(project)
+    finally:
+        project.drop_schema()
+    save_reference(rows, args.out)
+    print(f"{len(rows)} tables written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
