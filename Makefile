@@ -16,7 +16,7 @@ export PYTHONWARNINGS := ignore:Failed to set spark.sql.catalogImplementation
 
 .PHONY: build test test-session test-thrift test-cluster test-connect install lint compile \
 	clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-seeds
+	servers-status servers-stop bench bench-seeds catalog-page
 
 build: $(STAMP)
 	$(BIN)/dbt build --target session
@@ -88,8 +88,16 @@ servers-status: $(STAMP)
 servers-stop: $(STAMP)
 	$(BIN)/python -m sqc.servers stop all
 
+# Each macro beside its alternatives on generated data (10M rows; ROWS=N to
+# change): docs/bench/bench.json, bench.md and bench.png.
+ROWS ?= 10000000
 bench: $(STAMP)
-	$(BIN)/python -m sqc.bench
+	$(BIN)/python -m sqc.bench --rows $(ROWS)
+
+# docs/catalog.md: every catalog query with its description, macro call,
+# compiled SQL, physical plan and benchmark ratio.
+catalog-page: $(STAMP)
+	$(BIN)/python -m sqc.catalog_page
 
 bench-seeds: $(STAMP)
 	$(BIN)/python -m sqc.bench_seeds

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import shutil
+import subprocess
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -100,3 +106,52 @@ def _violations(linted: object) -> list[str]:
         for record in linted.as_records()  # type: ignore[attr-defined]
         for v in record["violations"]
     ]
+
+
+def test_docs_site_renders_in_chromium(built: DbtProject, target: str, tmp_path: Path) -> None:
+    """`dbt docs generate` works on Spark, and the site, served over HTTP and
+    rendered by headless Chromium, shows the catalog's models with their
+    descriptions and columns."""
+    _session_only(target)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "needs Debian's chromium (apt-get install chromium chromium-driver)"
+    built.invoke("docs", "generate")
+    site = ROOT / "target"
+    catalog = json.loads((site / "catalog.json").read_text())
+    model = "model.spark_query_catalog.team_points_by_country"
+    assert "team7" in {c.lower() for c in catalog["nodes"][model]["columns"]}
+
+    handler = functools.partial(QuietHandler, directory=str(site))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        overview = _render(chromium, f"{base}#!/overview", tmp_path / "overview")
+        page = _render(chromium, f"{base}#!/model/{model}", tmp_path / "model")
+        server.shutdown()
+    # The project tree in the sidebar lists every catalog family's folder and model.
+    for family in FAMILIES:
+        assert f">{family}<" in overview.replace(" ", "") or family in overview, family
+    for path in (ROOT / "models").rglob("*.sql"):
+        assert path.stem in overview, f"{path.stem} not listed in the docs site"
+    # A model's page: its description (from the yml) and its columns.
+    assert "pivot.txt" in page and "team_points_by_country" in page
+    assert "team7" in page
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def _render(chromium: str, url: str, profile: Path) -> str:
+    """The DOM of `url` after its scripts ran, from headless Chromium."""
+    result = subprocess.run(
+        [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={profile}", "--virtual-time-budget=20000",
+            "--dump-dom", url,
+        ],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return result.stdout

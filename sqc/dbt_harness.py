@@ -79,6 +79,7 @@ class DbtProject:
     schema: str = "spark_query_catalog"
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    infos: list[str] = field(default_factory=list)
 
     def _collect(self, event: Any) -> None:
         level = event.info.level
@@ -86,6 +87,8 @@ class DbtProject:
             self.warnings.append(event.info.msg)
         elif level == "error":
             self.errors.append(event.info.msg)
+        elif level == "info":
+            self.infos.append(event.info.msg)
 
     def invoke(self, *args: str, expect_success: bool = True) -> dbtRunnerResult:
         """Run one dbt command; fail with dbt's own error text unless it passes."""
@@ -95,6 +98,7 @@ class DbtProject:
         self._close_hive()
         self.warnings.clear()
         self.errors.clear()
+        self.infos.clear()
         runner = dbtRunner(callbacks=[self._collect])
         result = runner.invoke(
             [
