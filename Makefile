@@ -16,7 +16,7 @@ export PYTHONWARNINGS := ignore:Failed to set spark.sql.catalogImplementation
 
 .PHONY: build test test-session test-thrift test-cluster test-connect install lint compile \
 	clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-seeds catalog-page
+	servers-status servers-stop bench bench-seeds bench-sessions catalog-page
 
 build: $(STAMP)
 	$(BIN)/dbt build --target session
@@ -93,6 +93,12 @@ servers-stop: $(STAMP)
 ROWS ?= 10000000
 bench: $(STAMP)
 	$(BIN)/python -m sqc.bench --rows $(ROWS)
+
+# incremental_sessions against a full rebuild: 10M events of history, a 1%
+# batch (EVENTS=N to change): docs/bench/sessions.json.
+EVENTS ?= 10000000
+bench-sessions: $(STAMP)
+	$(BIN)/python -m sqc.bench_sessions --events $(EVENTS)
 
 # docs/catalog.md: every catalog query with its description, macro call,
 # compiled SQL, physical plan and benchmark ratio.

@@ -19,7 +19,10 @@
 
 
 {% macro default__sqc_record_plan() %}
-    {%- if not execute or model is not mapping or model.resource_type != "model" -%}
+    {#- Only where the model's SQL is the table's query: not for
+        incremental_sessions, whose SQL selects the events. -#}
+    {%- if not execute or model is not mapping or model.resource_type != "model"
+        or model.config.materialized not in ["table", "view", "incremental"] -%}
         {{- return("") -}}
     {%- endif -%}
     {%- set kind = "view" if model.config.materialized == "view" else "table" -%}

@@ -52,6 +52,8 @@ def plan_operators(tree: list[str]) -> list[str]:
 
 
 def plan_summary(tree: list[str]) -> str:
+    if not tree:
+        return "not recorded (the model's SQL selects its input: see its materialization)"
     counts = Counter(plan_operators(tree))
     parts = [f"{counts['Exchange']} Exchange"]
     parts += [f"{counts[a]} {a}" for a in AGGREGATES if counts[a]]
@@ -110,6 +112,8 @@ def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dic
                 "",
                 f"Physical plan: {plan_summary(tree)}.",
                 "",
+                f"Materialized as `{model['config']['materialized']}`.",
+                "",
                 "The model:",
                 "",
                 "```sql",
@@ -157,7 +161,8 @@ def main() -> None:
         plans = {}
         for model in models:
             rows = dbt.sql(f"show tblproperties {dbt.table(model['name'])} ('sqc.physical_plan')")
-            plans[model["name"]] = str(rows[0][1]).split("\n") if rows else []
+            text = str(rows[0][1]) if rows else ""
+            plans[model["name"]] = [] if "does not have" in text or not text else text.split("\n")
     finally:
         dbt.drop_schema()
     bench_file = DOCS / "bench" / "bench.json"

@@ -1,0 +1,204 @@
+"""incremental_sessions: loading events batch by batch gives exactly the
+sessions of a full rebuild over all of them, even when a run dies halfway."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqc import reference
+from sqc.dbt_harness import DbtProject, values_sql
+from sqc.seed_project import write_project
+
+BASE = datetime(2024, 1, 1, 23, 59, 0)  # sessions cross midnight: two partitions
+GAP = timedelta(seconds=10)
+GAPS = {"10 seconds": timedelta(seconds=10), "4 seconds": timedelta(seconds=4),
+        "25 seconds": timedelta(seconds=25), "0 seconds": timedelta(0)}  # fmt: skip
+COLUMNS = [
+    ("event_id", "int"), ("user_id", "string"), ("event_at", "timestamp"),
+    ("gap", "string"), ("loaded_at", "int"),
+]  # fmt: skip
+MODEL = """{{{{ config(
+    materialized='incremental_sessions',
+    partition_by='user_id',
+    timestamp_column='event_at',
+    gap={gap!r},
+    aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
+    event_key='event_id',
+    loaded_at='loaded_at',
+    sqc_stop_after=var('sqc_stop_after', none)
+) }}}}
+select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
+"""
+MODELS = {"sessions_fixed": "10 seconds", "sessions_per_row": "gap"}
+SPLITS = {"session": 200, "thrift": 24}  # batch loads in all (both models), per target
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
+    directory = tmp_path_factory.mktemp("incremental_lab")
+    write_project(directory)
+    project = yaml.safe_load((directory / "dbt_project.yml").read_text())
+    project["models"]["seed_lab"] = {"+file_format": "parquet"}
+    (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
+    (directory / "models").mkdir()
+    for name, gap in MODELS.items():
+        (directory / "models" / f"{name}.sql").write_text(MODEL.format(gap=gap))
+    dbt = DbtProject(directory, target=target, schema="pytest_incremental_lab")
+    dbt.invoke("deps")
+    dbt.drop_schema()
+    dbt.create_schema()
+    yield dbt
+    dbt.drop_schema()
+
+
+# (user, second after BASE, per-row gap); duplicates are drawn later.
+events_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b", "c"]),
+        st.integers(min_value=0, max_value=120).map(lambda s: s - s % 2),  # many exact ties
+        st.sampled_from(sorted(GAPS)),
+    ),
+    min_size=1,
+    max_size=30,
+)
+
+
+def _reset(lab: DbtProject) -> None:
+    table = lab.table("events")
+    lab.sql(f"drop table if exists {table}")
+    names = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
+    lab.sql(f"create table {table} ({names}) using parquet")
+    for name in MODELS:
+        lab.sql(f"drop table if exists {lab.table(name)}")
+        lab.sql(f"drop table if exists {lab.table(name + '__sqc_pending')}")
+
+
+def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
+    if rows:
+        lab.sql(f"insert into {lab.table('events')} " + values_sql(rows, COLUMNS))
+
+
+def _sessions(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
+    return Counter(
+        (r.user_id, r.session_id, r.session_start, r.session_end, r.event_count,
+         tuple(r.event_ids), r.session_date)
+        for r in lab.sql(f"select * from {lab.table(model)}")
+    )  # fmt: skip
+
+
+def _expected(rows: list[tuple[Any, ...]], per_row: bool) -> Counter[tuple[Any, ...]]:
+    """The pure-Python session_window over the events, one copy of each."""
+    unique = {row[0]: row for row in rows}
+    events = [
+        reference.Event(i, user, at, GAPS[gap] if per_row else GAP)
+        for i, user, at, gap, _ in unique.values()
+    ]
+    sessions: dict[tuple[Any, ...], list[int]] = {}
+    for s in reference.sessionize(events):
+        sessions.setdefault((s.key, s.session_start, s.session_end), []).append(s.event_id)
+    return Counter(
+        (key, start, end, len(ids), tuple(sorted(ids)))
+        for (key, start, end), ids in sessions.items()
+    )
+
+
+def _without_ids(sessions: Counter[tuple[Any, ...]]) -> Counter[tuple[Any, ...]]:
+    return Counter({(k[0], k[2], k[3], k[4], k[5]): n for k, n in sessions.items()})
+
+
+def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> list[list[Any]]:
+    """Rows in `count` batches, in shuffled order (late events), some
+    delivered again in a later batch (duplicates)."""
+    events = [
+        (i, user, BASE + timedelta(seconds=second), gap)
+        for i, (user, second, gap) in enumerate(rows)
+    ]
+    order = data.draw(st.permutations(events))
+    cuts = sorted(
+        data.draw(st.lists(st.integers(0, len(order)), min_size=count - 1, max_size=count - 1))
+    )
+    bounds = [0, *cuts, len(order)]
+    batches = [list(order[a:b]) for a, b in itertools.pairwise(bounds)]
+    again = data.draw(st.lists(st.sampled_from(events), max_size=4))
+    for event in again:
+        batches[data.draw(st.integers(0, count - 1))].append(event)
+    return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str, model: str) -> None:
+    """Random events, split into random batches with late arrivals, exact-gap
+    ties and duplicates: loaded one batch and one run at a time, the sessions
+    (ids and aggregates included) equal a full rebuild and the reference."""
+    batches_per_example = 8
+    wanted = math.ceil(SPLITS.get(target, SPLITS["thrift"]) / len(MODELS))
+    examples = math.ceil(wanted / batches_per_example)
+    splits = []
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(rows=events_strategy, data=st.data())
+    def check(rows: list[tuple[Any, ...]], data: st.DataObject) -> None:
+        _reset(lab)
+        batches = _batches(data, rows, batches_per_example)
+        for batch in batches:
+            _load(lab, batch)
+            lab.invoke("run", "--select", model)
+            splits.append(len(batch))
+        incremental = _sessions(lab, model)
+        expected = _expected([row for batch in batches for row in batch], model.endswith("row"))
+        assert _without_ids(incremental) == expected
+        lab.invoke("run", "--select", model, "--full-refresh")
+        assert _sessions(lab, model) == incremental
+
+    check()
+    assert len(splits) >= wanted
+
+
+@pytest.mark.parametrize("stop_after", ["pending", "overwrite"])
+def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_after: str) -> None:
+    """A run stopped after writing its pending table, or after overwriting the
+    partitions, then run again, gives what an uninterrupted run gives."""
+    model = "sessions_fixed"
+    first = [
+        (1, "a", BASE, "10 seconds", 1),
+        (2, "a", BASE + timedelta(seconds=30), "10 seconds", 1),
+        (3, "b", BASE + timedelta(seconds=70), "10 seconds", 1),
+    ]
+    # Bridges the two sessions of a, extends b across midnight, repeats event 3.
+    second = [
+        (4, "a", BASE + timedelta(seconds=15), "10 seconds", 2),
+        (5, "b", BASE + timedelta(seconds=79), "10 seconds", 2),
+        (3, "b", BASE + timedelta(seconds=70), "10 seconds", 2),
+    ]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", model)
+    _load(lab, second)
+    lab.invoke(
+        "run",
+        "--select",
+        model,
+        "--vars",
+        f"{{sqc_stop_after: {stop_after}}}",
+        expect_success=False,
+    )
+    assert "stopped after" in "\n".join(lab.errors)
+    pending = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    assert f"{model}__sqc_pending" in pending
+    lab.invoke("run", "--select", model)
+    repaired = _sessions(lab, model)
+    assert _without_ids(repaired) == _expected(first + second, per_row=False)
+    lab.invoke("run", "--select", model, "--full-refresh")
+    assert _sessions(lab, model) == repaired
+    tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    assert f"{model}__sqc_pending" not in tables
