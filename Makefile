@@ -44,8 +44,10 @@ test-thrift: $(STAMP)
 test-cluster: $(STAMP)
 	$(BIN)/pytest --target cluster pytests/test_catalog.py pytests/test_servers.py
 
+# Spark Connect: the catalog build and comparison, and the plan tests.
 test-connect: $(STAMP)
-	$(BIN)/pytest --target connect
+	$(BIN)/pytest --target connect pytests/test_catalog.py pytests/test_servers.py \
+		pytests/test_plans.py
 
 install: $(STAMP)
 

@@ -101,8 +101,8 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
         sessions = dbt.sql(f"select count(*) as n from {SCHEMA}.sessions")[0].n
         progress.update()
         full_sql = dbt.compile_inline(
-            f"{{{{ session_windows('{SCHEMA}.events', 'user_id', 'event_at', '30 minutes', "
-            "{'event_count': 'count(*)'}) }}"
+            f"{{{{ spark_query_catalog.session_windows('{SCHEMA}.events', 'user_id', "
+            "'event_at', '30 minutes', {'event_count': 'count(*)'}) }}"
         )
         progress.update()
         times: dict[str, list[float]] = {

@@ -220,10 +220,12 @@ sqc_partitions as (
     select session_date from sqc_recomputed
 )
 
-select {{ data_columns | join(", ") }}, session_date, false as sqc_sentinel
-from {{ target }}
-where session_date in (select session_date from sqc_partitions)
-    and session_id not in (select session_id from sqc_touched)
+select {% for column in data_columns %}s.{{ column }}, {% endfor %}s.session_date, false as sqc_sentinel
+from {{ target }} as s
+left semi join sqc_partitions as p
+    on s.session_date = p.session_date
+left anti join sqc_touched as t
+    on s.session_id = t.session_id
 union all
 select {{ data_columns | join(", ") }}, session_date, false as sqc_sentinel
 from sqc_recomputed
