@@ -4,6 +4,7 @@ sessions of a full rebuild over all of them, even when a run dies halfway."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -89,10 +90,15 @@ def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
 
 
 def _sessions(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
+    # Arrays as JSON text: HiveServer2 sends them as text anyway.
+    rows = lab.sql(
+        "select user_id, session_id, session_start, session_end, event_count, "
+        f"to_json(event_ids) as event_ids, session_date from {lab.table(model)}"
+    )
     return Counter(
         (r.user_id, r.session_id, r.session_start, r.session_end, r.event_count,
-         tuple(r.event_ids), r.session_date)
-        for r in lab.sql(f"select * from {lab.table(model)}")
+         tuple(json.loads(r.event_ids)), r.session_date)
+        for r in rows
     )  # fmt: skip
 
 
