@@ -75,6 +75,45 @@ def _visible_tables(project: DbtProject) -> dict[str, list[str]]:
     return {name: table for name, table in rows.items() if PROBE not in name}
 
 
+def test_fresh_server_closes_concurrent_sessions(fault_server: ThriftServer) -> None:
+    """dbt opens and closes a session per node, on several threads. On a
+    server started with Hive's default doAs=true, the first closes racing on
+    a fresh server fail (NoClassDefFoundError: LlapSigner$Signable, a class the
+    pyspark wheel does not ship) and later closes hang: sqc.servers starts it
+    with doAs=false."""
+    from pyhive import hive
+
+    errors: list[str] = []
+
+    def sessions(thread: int) -> None:
+        for number in range(5):
+            try:
+                connection = hive.connect(host="127.0.0.1", port=PORT, username="dbt")
+                cursor = connection.cursor()
+                # A metastore call and a query, as every dbt node makes.
+                cursor.execute("show tables in default")
+                cursor.fetchall()
+                cursor.execute("select 1")
+                assert cursor.fetchall() == [(1,)]
+                cursor.close()
+                connection.close()
+            except Exception as error:  # every failure is reported below
+                errors.append(f"thread {thread}, session {number}: {str(error)[:300]}")
+
+    fault_server.start()
+    try:
+        threads = [threading.Thread(target=sessions, args=(n,), daemon=True) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert not [thread for thread in threads if thread.is_alive()], "a session close hung"
+        assert errors == []
+        assert "LlapSigner" not in fault_server.log_file.read_text()
+    finally:
+        fault_server.stop()
+
+
 def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> None:
     reference = load_reference()
     project = DbtProject(ROOT, target=target, schema="pytest_faults")

@@ -214,6 +214,13 @@ class ThriftServer(Server):
             "spark-internal",
             "--hiveconf", f"hive.server2.thrift.bind.host={self.host}",
             "--hiveconf", f"hive.server2.thrift.port={self.port}",
+            # Hive's default (doAs=true) runs each session as its client's
+            # user. Closing such a session can then open a new Hive client,
+            # which loads Hive's function registry; that needs hive-llap
+            # classes the pyspark wheel does not ship. The first such close
+            # fails (NoClassDefFoundError: LlapSigner$Signable) and every later
+            # one hangs. Spark runs all SQL as the server's user anyway.
+            "--hiveconf", "hive.server2.enable.doAs=false",
         ]  # fmt: skip
 
 
