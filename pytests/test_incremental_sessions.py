@@ -6,9 +6,11 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,3 +210,32 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert _sessions(lab, model) == repaired
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__sqc_pending" not in tables
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("event_key=none", "argument `event_key` must be set in the model's config"),
+        ("loaded_at=3", "argument `loaded_at` must be a column name or SQL expression (string)"),
+        ("aggregates=['count(*)']", "argument `aggregates` must be a dict of alias to aggregate"),
+        ("partition_by=[]", "argument `partition_by` must be a column name or a non-empty list"),
+    ],
+)
+def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:
+    """A missing or malformed setting fails naming the materialization and the
+    setting, and creates no table."""
+    name, value = change.split("=", 1)
+    sql, replaced = re.subn(
+        rf"^    {name}=.*,$", f"    {name}={value},", MODEL.format(gap="10 seconds"), flags=re.M
+    )
+    assert replaced == 1
+    models = Path(lab.project_dir) / "models"
+    (models / "bad_config.sql").write_text(sql)
+    try:
+        lab.invoke("run", "--select", "bad_config", expect_success=False)
+        message = "\n".join(lab.errors)
+        assert f"spark_query_catalog.incremental_sessions: {words}" in message, message
+        tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+        assert "bad_config" not in tables
+    finally:
+        (models / "bad_config.sql").unlink()

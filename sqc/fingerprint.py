@@ -63,7 +63,10 @@ def load_reference() -> dict[str, list[str]]:
     except (FileNotFoundError, ValueError):
         saved = {}
     if saved.get("digest") != project_digest():
-        environment = {**os.environ, "SPARK_STATE_DIR": ".state/fingerprint"}
+        # Embedded Spark, even when asked from a Spark Connect client (which
+        # marks its own process as Connect through these variables).
+        connect = ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE", "SPARK_LOCAL_REMOTE")
+        environment = {k: v for k, v in os.environ.items() if k not in connect}
         command = [sys.executable, "-m", "sqc.fingerprint"]
         subprocess.run(command, check=True, cwd=ROOT, env=environment)
         saved = json.loads(REFERENCE.read_text())
@@ -93,8 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", default="session")
     parser.add_argument("--out", type=Path, default=REFERENCE)
     args = parser.parse_args(argv)
-    use_project_environment(ROOT, ".state/fingerprint")
+    # Its own Spark state, even when started from a test run that set another.
     os.environ["SPARK_STATE_DIR"] = ".state/fingerprint"
+    use_project_environment(ROOT, ".state/fingerprint")
     project = DbtProject(ROOT, target=args.target, schema="fingerprint_reference")
     project.drop_schema()
     project.create_schema()

@@ -8,6 +8,8 @@
       timestamp_column  the event time column
       gap               fixed ('30 minutes') or a per-row SQL expression
       aggregates        dict of alias to aggregate over a session's events
+                        (columns in the order of the aliases: dbt does not
+                        keep a config dict's order)
       event_key         column(s) identifying an event: copies are one event
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
@@ -62,9 +64,12 @@ as
 {{ spark_query_catalog._sqc_sessions_of(settings, "sqc_source", sql, none) }}
         {%- endcall -%}
     {%- else -%}
+        {#- The stored columns but the partition column, read once per run. -#}
+        {%- set data_columns = adapter.get_columns_in_relation(target_relation)
+            | map(attribute="name") | reject("equalto", "session_date") | list -%}
         {#- A run that died after writing its pending table: finish it first. -#}
         {%- if pending_existing is not none -%}
-            {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending) -%}
+            {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, data_columns) -%}
         {%- endif -%}
         {%- set seen = run_query("select max(sqc_loaded_at) from " ~ target_relation).rows[0][0] -%}
         {%- set watermark = spark_query_catalog._sqc_literal(seen) if seen is not none else none -%}
@@ -73,12 +78,12 @@ as
 create table {{ pending }}
 using parquet
 as
-{{ spark_query_catalog._sqc_pending_sql(settings, target_relation, sql, watermark) }}
+{{ spark_query_catalog._sqc_pending_sql(settings, target_relation, data_columns, sql, watermark) }}
         {%- endcall -%}
         {%- if config.get("sqc_stop_after") == "pending" -%}
             {{- exceptions.raise_compiler_error("incremental_sessions: stopped after writing the pending table (sqc_stop_after, for tests)") -}}
         {%- endif -%}
-        {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, config.get("sqc_stop_after")) -%}
+        {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, data_columns, config.get("sqc_stop_after")) -%}
     {%- endif -%}
 
     {{ run_hooks(post_hooks) }}
@@ -109,8 +114,12 @@ as
     {%- if aggregates is not mapping -%}
         {{- spark_query_catalog._sqc_fail(name, "aggregates", "a dict of alias to aggregate", aggregates) -}}
     {%- endif -%}
+    {#- dbt does not keep the order of a dict in a model's config from one
+        parse to the next: the aggregate columns follow their aliases' order. -#}
     {%- set all_aggregates = {} -%}
-    {%- do all_aggregates.update(aggregates) -%}
+    {%- for alias, expression in aggregates | dictsort -%}
+        {%- do all_aggregates.update({alias: expression}) -%}
+    {%- endfor -%}
     {%- do all_aggregates.update({"sqc_loaded_at": "max(sqc_loaded_at)"}) -%}
     {%- do settings.update({"all_aggregates": all_aggregates}) -%}
     {%- set fixed_gap = spark_query_catalog._sqc_fixed_gap(settings.gap) -%}
@@ -165,7 +174,7 @@ from (
 
 {#- The new content of every partition a run touches, plus one sentinel row
     per such partition (so that a partition left empty is known). -#}
-{% macro _sqc_pending_sql(settings, target, events_sql, watermark) %}
+{% macro _sqc_pending_sql(settings, target, data_columns, events_sql, watermark) %}
     {%- set key_match = [] -%}
     {%- for key in settings.key_columns -%}
         {%- do key_match.append("s." ~ key ~ " <=> n." ~ key) -%}
@@ -175,8 +184,6 @@ from (
         {%- do event_match.append("t." ~ key ~ " <=> e." ~ key) -%}
     {%- endfor -%}
     {%- set is_new = settings.loaded_at ~ " > " ~ watermark if watermark is not none else "true" -%}
-    {%- set columns = adapter.get_columns_in_relation(target) | map(attribute="name") | list -%}
-    {%- set data_columns = columns | reject("equalto", "session_date") | list -%}
     {%- set touched_filter -%}
 {{ is_new }}
             or exists (
@@ -237,9 +244,7 @@ from sqc_partitions
 
 {#- Overwrite the pending partitions, drop the ones left empty, drop the
     pending table. Each step can be repeated after a crash. -#}
-{% macro _sqc_apply_pending(target, pending, stop_after=none) %}
-    {%- set columns = adapter.get_columns_in_relation(target) | map(attribute="name") | list -%}
-    {%- set data_columns = columns | reject("equalto", "session_date") | list -%}
+{% macro _sqc_apply_pending(target, pending, data_columns, stop_after=none) %}
     {%- do run_query(
         "insert overwrite table " ~ target ~ " partition (session_date) select "
         ~ data_columns | join(", ") ~ ", session_date from " ~ pending ~ " where not sqc_sentinel"
