@@ -237,18 +237,3 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ relat
     {%- endfor -%}
     {{- return(result) -}}
 {% endmacro %}
-
-
-{#- Text read from Spark as a literal of its column's type. -#}
-{% macro _sqc_typed_literal(text, data_type) %}
-    {%- if data_type in ["string"] or data_type.startswith("varchar") or data_type.startswith("char") -%}
-        {{- return(spark_query_catalog._sqc_string_literal(text)) -}}
-    {%- elif data_type in ["tinyint", "smallint", "int", "bigint"] -%}
-        {{- return(text) -}}
-    {%- elif data_type == "boolean" -%}
-        {{- return(text | lower) -}}
-    {%- elif data_type in ["date", "timestamp", "timestamp_ntz"] -%}
-        {{- return(data_type ~ " " ~ spark_query_catalog._sqc_string_literal(text)) -}}
-    {%- endif -%}
-    {{- return("cast(" ~ spark_query_catalog._sqc_string_literal(text) ~ " as " ~ data_type ~ ")") -}}
-{% endmacro %}

@@ -24,6 +24,14 @@
     session_start), and only the partitions that held or receive a touched
     session are rewritten.
 
+    Before writing, a run reads three small answers (the watermark, the time
+    span of the new events, the time span of the sessions they touch) and
+    puts them into its SQL as literals. With them Spark skips whole files
+    (parquet min/max statistics on the time and loaded_at columns) and
+    session_date partitions instead of reading all events and all sessions;
+    it is what keeps a run's cost near the size of the batch when events are
+    appended in time order. A run with no new events writes nothing.
+
     A run is crash-safe with a write-ahead table: first the full new content
     of every affected partition is written in one CREATE TABLE ... AS SELECT
     to <model>__sqc_pending (all or nothing); then those partitions are
@@ -61,7 +69,7 @@ using parquet
 options (partitionOverwriteMode 'dynamic')
 partitioned by (session_date)
 as
-{{ spark_query_catalog._sqc_sessions_of(settings, "sqc_source", sql, none) }}
+{{ spark_query_catalog._sqc_sessions_of(settings, "sqc_source", sql) }}
         {%- endcall -%}
     {%- else -%}
         {#- The stored columns but the partition column, read once per run. -#}
@@ -71,19 +79,25 @@ as
         {%- if pending_existing is not none -%}
             {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, data_columns) -%}
         {%- endif -%}
-        {%- set seen = run_query("select max(sqc_loaded_at) from " ~ target_relation).rows[0][0] -%}
-        {%- set watermark = spark_query_catalog._sqc_literal(seen) if seen is not none else none -%}
-        {%- do spark_query_catalog._sqc_clear_orphaned_location(pending) -%}
-        {%- call statement("main") -%}
+        {%- set bounds = spark_query_catalog._sqc_incremental_bounds(settings, target_relation, sql) -%}
+        {%- if bounds is none -%}
+            {#- No new events: nothing to recompute, nothing to write. -#}
+            {%- call statement("main") -%}
+select 0 as new_events
+            {%- endcall -%}
+        {%- else -%}
+            {%- do spark_query_catalog._sqc_clear_orphaned_location(pending) -%}
+            {%- call statement("main") -%}
 create table {{ pending }}
 using parquet
 as
-{{ spark_query_catalog._sqc_pending_sql(settings, target_relation, data_columns, sql, watermark) }}
-        {%- endcall -%}
-        {%- if config.get("sqc_stop_after") == "pending" -%}
-            {{- exceptions.raise_compiler_error("incremental_sessions: stopped after writing the pending table (sqc_stop_after, for tests)") -}}
+{{ spark_query_catalog._sqc_pending_sql(settings, target_relation, data_columns, sql, bounds) }}
+            {%- endcall -%}
+            {%- if config.get("sqc_stop_after") == "pending" -%}
+                {{- exceptions.raise_compiler_error("incremental_sessions: stopped after writing the pending table (sqc_stop_after, for tests)") -}}
+            {%- endif -%}
+            {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, data_columns, config.get("sqc_stop_after")) -%}
         {%- endif -%}
-        {%- do spark_query_catalog._sqc_apply_pending(target_relation, pending, data_columns, config.get("sqc_stop_after")) -%}
     {%- endif -%}
 
     {{ run_hooks(post_hooks) }}
@@ -132,9 +146,8 @@ as
 
 
 {#- Sessions (with session_date) of the deduplicated events of `events_sql`
-    (the model's SQL), keeping only the events that `candidate_filter` (SQL
-    over the events, or none for all) lets through. -#}
-{% macro _sqc_sessions_of(settings, events_name, events_sql, candidate_filter) %}
+    (the model's SQL, or the events a run recomputes), named `events_name`. -#}
+{% macro _sqc_sessions_of(settings, events_name, events_sql) %}
     {%- set sessions = spark_query_catalog.session_windows(
         "sqc_events", settings.key_columns, settings.timestamp_column, settings.gap, settings.all_aggregates
     ) -%}
@@ -153,9 +166,6 @@ from (
             row_number() over (partition by {{ copies }} order by {{ settings.loaded_at }}) as sqc_copy,
             max({{ settings.loaded_at }}) over (partition by {{ copies }}) as sqc_loaded_at
         from {{ events_name }}
-        {%- if candidate_filter is not none %}
-        where {{ candidate_filter }}
-        {%- endif %}
     ),
 
     sqc_events as (
@@ -172,73 +182,153 @@ from (
 {%- endmacro %}
 
 
-{#- The new content of every partition a run touches, plus one sentinel row
-    per such partition (so that a partition left empty is known). -#}
-{% macro _sqc_pending_sql(settings, target, data_columns, events_sql, watermark) %}
+{#- What a run works on, as literals, so that Spark can skip files and
+    partitions (parquet min/max statistics, partition pruning) instead of
+    reading all events and all sessions:
+      watermark       the largest loaded_at the table has seen
+      first_new,
+      last_new        the earliest and latest time of a new event
+      last_reach      the latest time a new event reaches (its time + gap)
+      touched_start,
+      touched_end     the span of the stored sessions the new events touch
+                      (both none when they touch none)
+    none when there are no new events. -#}
+{% macro _sqc_incremental_bounds(settings, target, events_sql) %}
+    {%- set ts = settings.timestamp_column -%}
+    {%- set seen = run_query(
+        "select cast(max(sqc_loaded_at) as string), typeof(max(sqc_loaded_at)) from " ~ target
+    ).rows[0] -%}
+    {%- set watermark = spark_query_catalog._sqc_typed_literal(seen[0], seen[1]) if seen[0] is not none else none -%}
+    {%- set is_new = settings.loaded_at ~ " > " ~ watermark if watermark is not none else "true" -%}
+    {%- set new_events -%}
+select
+    count(*),
+    cast(min({{ ts }}) as string),
+    cast(max({{ ts }}) as string),
+    cast(max({{ settings.reach_sql }}) as string),
+    typeof(min({{ ts }})),
+    typeof(max({{ settings.reach_sql }})),
+    to_json(collect_set(cast(to_date({{ ts }}) as string)))
+from ({{ events_sql }}) as sqc_source
+where {{ is_new }}
+    {%- endset -%}
+    {%- set new = run_query(new_events).rows[0] -%}
+    {%- if new[0] == 0 or new[1] is none -%}
+        {#- No new events, or none with a time (no session has one). -#}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set bounds = {
+        "is_new": is_new,
+        "first_new": spark_query_catalog._sqc_typed_literal(new[1], new[4]),
+        "last_new": spark_query_catalog._sqc_typed_literal(new[2], new[4]),
+        "last_reach": spark_query_catalog._sqc_typed_literal(new[3], new[5])
+    } -%}
+    {%- do bounds.update({"touched_sessions": spark_query_catalog._sqc_touched_sql(settings, target, events_sql, bounds)}) -%}
+    {%- set touched = run_query(
+        "select cast(min(session_start) as string), cast(max(session_end) as string), "
+        ~ "typeof(min(session_start)), to_json(collect_set(cast(session_date as string))) "
+        ~ "from (" ~ bounds.touched_sessions ~ ") as sqc_touched"
+    ).rows[0] -%}
+    {#- A recomputed session is touched sessions and new events merged: it
+        starts on the date of one of them. -#}
+    {%- set dates = (fromjson(new[6]) + fromjson(touched[3])) | unique | sort -%}
+    {%- do bounds.update({
+        "touched_start": spark_query_catalog._sqc_typed_literal(touched[0], touched[2]) if touched[0] is not none else none,
+        "touched_end": spark_query_catalog._sqc_typed_literal(touched[1], touched[2]) if touched[0] is not none else none,
+        "partitions": dates
+    }) -%}
+    {{- return(bounds) -}}
+{% endmacro %}
+
+
+{#- The stored sessions that the new events touch. The range filter on
+    session_start and session_end follows from the join's conditions and
+    lets Spark skip the files of every other day. -#}
+{% macro _sqc_touched_sql(settings, target, events_sql, bounds) %}
     {%- set key_match = [] -%}
     {%- for key in settings.key_columns -%}
         {%- do key_match.append("s." ~ key ~ " <=> n." ~ key) -%}
     {%- endfor -%}
-    {%- set event_match = [] -%}
-    {%- for key in settings.key_columns -%}
-        {%- do event_match.append("t." ~ key ~ " <=> e." ~ key) -%}
-    {%- endfor -%}
-    {%- set is_new = settings.loaded_at ~ " > " ~ watermark if watermark is not none else "true" -%}
-    {%- set touched_filter -%}
-{{ is_new }}
-            or exists (
-                select 1
-                from sqc_touched as t
-                where {{ event_match | join(" and ") }}
-                    and e.{{ settings.timestamp_column }} between t.session_start and t.session_end
-            )
-    {%- endset -%}
-with sqc_new as (
+select
+    {%- for key in settings.key_columns %}
+    s.{{ key }},
+    {%- endfor %}
+    s.session_id,
+    s.session_start,
+    s.session_end,
+    s.session_date
+from {{ target }} as s
+left semi join (
     select
         *,
         {{ settings.reach_sql }} as sqc_reach
     from ({{ events_sql }}) as sqc_source
-    where {{ is_new }}
-),
+    where {{ bounds.is_new }}
+) as n
+    on {{ key_match | join(" and ") }}
+    and s.session_start <= n.sqc_reach
+    and n.{{ settings.timestamp_column }} <= s.session_end
+where s.session_end >= {{ bounds.first_new }}
+    and s.session_start <= {{ bounds.last_reach }}
+{%- endmacro %}
 
-sqc_touched as (
-    select distinct
-        {%- for key in settings.key_columns %}
-        s.{{ key }},
-        {%- endfor %}
-        s.session_id,
-        s.session_start,
-        s.session_end,
-        s.session_date
-    from {{ target }} as s
-    inner join sqc_new as n
-        on {{ key_match | join(" and ") }}
-        and s.session_start <= n.sqc_reach
-        and n.{{ settings.timestamp_column }} <= s.session_end
+
+{#- The new content of every partition a run touches, plus one sentinel row
+    per such partition (so that a partition left empty is known).
+
+    The events read: the new ones, and those inside a touched session (all
+    between touched_start and touched_end). The partitions: the dates of the
+    touched sessions and of the new events, given as literals. -#}
+{% macro _sqc_pending_sql(settings, target, data_columns, events_sql, bounds) %}
+    {%- set ts = settings.timestamp_column -%}
+    {%- set event_match = [] -%}
+    {%- for key in settings.key_columns -%}
+        {%- do event_match.append("t." ~ key ~ " <=> e." ~ key) -%}
+    {%- endfor -%}
+    {%- set dates = [] -%}
+    {%- for day in bounds.partitions -%}
+        {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
+    {%- endfor -%}
+    {#- Two plain filters and a semi join, not `new or exists (...)`: Spark
+        would keep that filter above its existence join and read every
+        event; these it pushes down to the files. -#}
+    {%- set candidate_events -%}
+select *
+from ({{ events_sql }}) as sqc_source
+where {{ bounds.is_new }}
+        {%- if bounds.touched_start is not none %}
+union all
+select *
+from (
+    select *
+    from ({{ events_sql }}) as sqc_source
+    where ({{ bounds.is_new }}) is not true
+        and {{ ts }} between {{ bounds.touched_start }} and {{ bounds.touched_end }}
+) as e
+left semi join sqc_touched as t
+    on {{ event_match | join(" and ") }}
+    and e.{{ ts }} between t.session_start and t.session_end
+        {%- endif %}
+    {%- endset -%}
+with sqc_touched as (
+    {{ bounds.touched_sessions | indent(4) }}
 ),
 
 sqc_recomputed as (
-    {{ spark_query_catalog._sqc_sessions_of(settings, "e", events_sql, touched_filter) | indent(4) }}
-),
-
-sqc_partitions as (
-    select session_date from sqc_touched
-    union
-    select session_date from sqc_recomputed
+    {{ spark_query_catalog._sqc_sessions_of(settings, "sqc_candidates", candidate_events) | indent(4) }}
 )
 
 select {% for column in data_columns %}s.{{ column }}, {% endfor %}s.session_date, false as sqc_sentinel
 from {{ target }} as s
-left semi join sqc_partitions as p
-    on s.session_date = p.session_date
 left anti join sqc_touched as t
     on s.session_id = t.session_id
+where s.session_date in ({{ dates | join(", ") }})
 union all
 select {{ data_columns | join(", ") }}, session_date, false as sqc_sentinel
 from sqc_recomputed
 union all
 select {% for column in data_columns %}null as {{ column }}, {% endfor %}session_date, true as sqc_sentinel
-from sqc_partitions
+from values {{ dates | join(", ") }} as sqc_partitions (session_date)
 {%- endmacro %}
 
 
