@@ -2,15 +2,17 @@
 
     python -m sqc.bench_sessions [--events 10000000] [--runs 3]
 
-History: `--events` events of 10,000 users over 100 days, in bursts (gaps of
-0 to 40 minutes, ~1/4 over the 30 minute gap), loaded as load 1. A batch:
-1% more events, 90% of them on a new day and 10% late (within the last three
-days), some repeating already-loaded events, as load 2. Each run restores the
-sessions table to its state after the history, appends the batch, and times
-`dbt run` of the incremental model (reading the new events and the sessions
-they touch); beside it, `dbt run --full-refresh` of the same model, and
-session_windows over all events (the macro's full SQL, no deduplication),
-each the median of `--runs`. Writes docs/bench/sessions.json.
+History: `--events` events of 10,000 users over 100 days (2024-01-01 to
+04-10), in bursts of 10 events (gaps of 0 to 40 minutes, 1 in 8 over the 30
+minute gap), a burst a day per user at 10M events, loaded as load 1. A batch:
+1% more events, 90% of them on a new day and 10% late (inside the bursts of
+the last three days), plus copies of 1% of the last day's events, as load 2.
+Each run restores the sessions table to its state after the history,
+appends the batch, and times `dbt run` of the incremental model (reading the
+new events and the sessions they touch); beside it, `dbt run --full-refresh`
+of the same model, and session_windows over all events (the macro's full
+SQL, no deduplication), each the median of `--runs`. Writes
+docs/bench/sessions.json.
 """
 
 from __future__ import annotations
@@ -44,19 +46,35 @@ MODEL = """{{ config(
 select event_id, user_id, event_at, loaded_at from bench_sessions.events
 """
 USERS = 10_000
+BURST = 10
 
 
-def _events_sql(first_id: int, count: int, loaded_at: int, day_from: float, days: float) -> str:
-    """`count` events from id `first_id`: each user's events in time order with
-    gaps of 0 to 40 minutes, starting at `day_from` (days after 2024-01-01)."""
+def _events_sql(first_id: int, count: int, loaded_at: int, day_from: int, days: int) -> str:
+    """`count` events from id `first_id`, for USERS users, in bursts: a user's
+    k-th event is the (k mod 10)-th of burst k div 10, bursts spread evenly
+    over `days` days from `day_from` (days after 2024-01-01). Inside a burst,
+    event j comes at j * 20 min plus 0 to 20 min, so consecutive events are 0
+    to 40 minutes apart, 1 in 8 more than the 30 minute gap."""
     per_user = max(count // USERS, 1)
-    seconds_per_user = int(days * 86400)
-    step = max(seconds_per_user // per_user, 1)
+    bursts = max(per_user // BURST, 1)
+    burst_seconds = days * 86400 // bursts
     return (
         f"select id as event_id, id % {USERS} as user_id, timestamp'2024-01-01' + "
-        f"make_interval(0, 0, 0, 0, 0, 0, {int(day_from * 86400)} + "
-        f"((id - {first_id}) div {USERS}) * {step} + abs(hash(id)) % least({step}, 2400)) "
+        f"make_interval(0, 0, 0, 0, 0, 0, {day_from * 86400} + "
+        f"((id - {first_id}) div {USERS} div {BURST}) * {burst_seconds} + "
+        f"((id - {first_id}) div {USERS} % {BURST}) * 1200 + abs(hash(id)) % 1200) "
         f"as event_at, {loaded_at} as loaded_at from range({first_id}, {first_id + count})"
+    )
+
+
+def _late_sql(first_id: int, count: int, day_from: int, days: int) -> str:
+    """`count` late events: each inside one of the bursts of the `days` days
+    from `day_from`, so that it extends, splits or merges a stored session."""
+    return (
+        f"select id as event_id, id % {USERS} as user_id, timestamp'2024-01-01' + "
+        f"make_interval(0, 0, 0, 0, 0, 0, ({day_from} + abs(hash(id, 1)) % {days}) * 86400 + "
+        f"abs(hash(id)) % {BURST * 1200}) as event_at, 2 as loaded_at "
+        f"from range({first_id}, {first_id + count})"
     )
 
 
@@ -66,7 +84,7 @@ def _timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def run(events: int, runs: int, output: Path) -> dict[str, object]:
+def run(events: int, runs: int, output: Path, keep: bool = False) -> dict[str, object]:
     directory = Path(tempfile.mkdtemp(prefix="bench_sessions_"))
     write_project(directory)
     project = yaml.safe_load((directory / "dbt_project.yml").read_text())
@@ -80,17 +98,26 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
     dbt.create_schema()
     history = _events_sql(0, events, 1, 0, 100)
     batch_size = events // 100
-    new = _events_sql(events, batch_size * 9 // 10, 2, 100, 0.5)
-    late = _events_sql(events + batch_size, batch_size // 10, 2, 97.5, 2.5)
-    repeated = f"select * from {SCHEMA}.events where event_id % 1000 = 7 and loaded_at = 1"
+    new = _events_sql(events, batch_size * 9 // 10, 2, 100, 1)
+    late = _late_sql(events + batch_size, batch_size // 10, 97, 3)
+    # An at-least-once source sends some of its last events again.
+    repeated = (
+        f"select * from {SCHEMA}.events where event_id % 100 = 7 "
+        "and event_at >= timestamp'2024-04-09'"
+    )
     steps = [
-        f"create table {SCHEMA}.history using parquet as {history}",
+        # In files of a day or so each, as daily loads would leave them.
+        f"create table {SCHEMA}.history using parquet as "
+        f"select /*+ repartition_by_range(100, event_at) */ * from ({history})",
         f"create table {SCHEMA}.batch using parquet as {new} union all {late} "
         f"union all select event_id, user_id, event_at, 2 as loaded_at from ({repeated})",
     ]
     with tqdm(total=3 + 3 * runs, desc="incremental sessions", unit="step") as progress:
         dbt.sql(steps[0])
-        dbt.sql(f"create table {SCHEMA}.events using parquet as select * from {SCHEMA}.history")
+        dbt.sql(
+            f"create table {SCHEMA}.events using parquet as "
+            f"select /*+ repartition_by_range(100, event_at) */ * from {SCHEMA}.history"
+        )
         dbt.sql(steps[1])
         progress.update()
         dbt.invoke("run", "--full-refresh")
@@ -99,6 +126,7 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
             f"partitioned by (session_date) as select * from {SCHEMA}.sessions"
         )
         sessions = dbt.sql(f"select count(*) as n from {SCHEMA}.sessions")[0].n
+        batch = dbt.sql(f"select count(*) as n from {SCHEMA}.batch")[0].n
         progress.update()
         full_sql = dbt.compile_inline(
             f"{{{{ spark_query_catalog.session_windows('{SCHEMA}.events', 'user_id', "
@@ -108,11 +136,18 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
         times: dict[str, list[float]] = {
             "incremental": [], "full refresh": [], "session_windows": []
         }  # fmt: skip
-        totals = f"select count(*) as n, sum(event_count) as e from {SCHEMA}.sessions"
+        # Every row and column: the incremental run must equal the full refresh.
+        totals = (
+            "select count(*) as n, sum(cast(hash(to_json(struct(*))) as bigint)) as h "
+            f"from {SCHEMA}.sessions"
+        )
         spark = dbt.spark()
         for _ in range(runs):
             # The state after the history, and the batch appended to the events.
-            dbt.sql(f"insert overwrite table {SCHEMA}.events select * from {SCHEMA}.history")
+            dbt.sql(
+                f"insert overwrite table {SCHEMA}.events "
+                f"select /*+ repartition_by_range(100, event_at) */ * from {SCHEMA}.history"
+            )
             dbt.sql(f"insert into {SCHEMA}.events select * from {SCHEMA}.batch")
             dbt.sql(f"drop table if exists {SCHEMA}.sessions")
             dbt.sql(
@@ -125,7 +160,7 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
             progress.update()
             times["full refresh"].append(_timed(lambda: dbt.invoke("run", "--full-refresh")))
             full = dbt.sql(totals)[0]
-            if (incremental.n, incremental.e) != (full.n, full.e):
+            if (incremental.n, incremental.h) != (full.n, full.h):
                 raise AssertionError(f"incremental {incremental} != full refresh {full}")
             progress.update()
             times["session_windows"].append(
@@ -135,7 +170,7 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
     medians = {name: statistics.median(values) for name, values in times.items()}
     report = {
         "events": events,
-        "batch": batch_size + batch_size // 1000,
+        "batch": batch,
         "sessions_after_history": sessions,
         "runs": runs,
         "seconds": times,
@@ -146,7 +181,8 @@ def run(events: int, runs: int, output: Path) -> dict[str, object]:
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=2))
     print(json.dumps(report, indent=2))
-    dbt.drop_schema()
+    if not keep:
+        dbt.drop_schema()
     return report
 
 
@@ -155,10 +191,11 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "bench" / "sessions.json")
+    parser.add_argument("--keep", action="store_true", help="keep the bench schema to inspect")
     args = parser.parse_args()
     use_project_environment(ROOT, ".state/bench_sessions")
     os.environ.setdefault("SPARK_DRIVER_MEMORY", "4g")
-    run(args.events, args.runs, args.output)
+    run(args.events, args.runs, args.output, args.keep)
 
 
 if __name__ == "__main__":
