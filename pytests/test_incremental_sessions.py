@@ -37,7 +37,8 @@ MODEL = """{{{{ config(
     gap={gap!r},
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
     event_key='event_id',
-    loaded_at='loaded_at',
+    loaded_at=var('loaded_at', 'loaded_at'),
+    broadcast_rows=var('broadcast_rows', 200000),
     sqc_stop_after=var('sqc_stop_after', none)
 ) }}}}
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
@@ -160,7 +161,9 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str, model: str) 
         batches = _batches(data, rows, batches_per_example)
         for batch in batches:
             _load(lab, batch)
-            lab.invoke("run", "--select", model)
+            # Joins with and without broadcasting the new events and touched sessions.
+            broadcast_rows = data.draw(st.sampled_from([0, 200000]))
+            lab.invoke("run", "--select", model, "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
             splits.append(len(batch))
         incremental = _sessions(lab, model)
         expected = _expected([row for batch in batches for row in batch], model.endswith("row"))
@@ -212,6 +215,55 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert f"{model}__sqc_pending" not in tables
 
 
+def _properties(lab: DbtProject, model: str) -> dict[str, str]:
+    rows = lab.sql(f"show tblproperties {lab.table(model)}")
+    return {r[0]: r[1] for r in rows if r[0].startswith("sqc.")}
+
+
+def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None:
+    """The watermark (a timestamp loaded_at here, kept as epoch microseconds)
+    and the most days a session spans are measured once, then kept up to date
+    by each run; a watermark set back (as after a crash) only makes a run
+    recompute sessions to the same result."""
+    model = "sessions_fixed"
+    day = 86_400_000_000
+    loaded_at = "{loaded_at: 'timestamp_seconds(loaded_at * 86400)'}"
+    first = [
+        (1, "a", BASE - timedelta(hours=1), "10 seconds", 1),
+        (2, "b", BASE + timedelta(seconds=70), "10 seconds", 1),  # 2024-01-02
+    ]
+    # Extends a's first session (late), and a new session of a from 23:59:00
+    # to 00:00:13 the next day: it spans one day.
+    second = [
+        (3, "a", BASE - timedelta(hours=1) + timedelta(seconds=9), "10 seconds", 2),
+        *[(10 + k, "a", BASE + timedelta(seconds=9 * k), "10 seconds", 2) for k in range(8)],
+    ]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    assert _properties(lab, model) == {}  # a full rebuild measures nothing
+    lab.invoke("run", "--select", model, "--vars", loaded_at)  # nothing new
+    assert _properties(lab, model) == {
+        "sqc.watermark": f"timestamp_micros({day})",
+        "sqc.session_days": "0",
+    }
+    _load(lab, second)
+    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    assert _properties(lab, model) == {
+        "sqc.watermark": f"timestamp_micros({2 * day})",
+        "sqc.session_days": "1",
+    }
+    expected = _expected(first + second, per_row=False)
+    assert _without_ids(_sessions(lab, model)) == expected
+    lab.sql(
+        f"alter table {lab.table(model)} set tblproperties "
+        f"('sqc.watermark' = 'timestamp_micros({day})')"
+    )
+    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    assert _without_ids(_sessions(lab, model)) == expected
+    assert _properties(lab, model)["sqc.watermark"] == f"timestamp_micros({2 * day})"
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
@@ -219,6 +271,8 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
         ("loaded_at=3", "argument `loaded_at` must be a column name or SQL expression (string)"),
         ("aggregates=['count(*)']", "argument `aggregates` must be a dict of alias to aggregate"),
         ("partition_by=[]", "argument `partition_by` must be a column name or a non-empty list"),
+        ("broadcast_rows=-1", "argument `broadcast_rows` must be a whole number of rows"),
+        ("broadcast_rows='many'", "argument `broadcast_rows` must be a whole number of rows"),
     ],
 )
 def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:

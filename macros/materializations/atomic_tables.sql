@@ -25,23 +25,25 @@
 
 {#- Delete the default location of `relation` when no table of that name is
     in the catalog: a directory left by a CREATE TABLE that was killed. -#}
-{% macro _sqc_clear_orphaned_location(relation) %}
+{% macro _sqc_clear_orphaned_location(relation, known_absent=false) %}
     {%- if not execute -%}
         {{- return(none) -}}
     {%- endif -%}
-    {%- set listed = run_query(
-        "show tables in " ~ relation.schema ~ " like '" ~ relation.identifier ~ "'"
-    ) -%}
-    {%- if listed | length > 0 -%}
-        {{- return(none) -}}
+    {%- if not known_absent -%}
+        {%- set listed = run_query(
+            "show tables in " ~ relation.schema ~ " like '" ~ relation.identifier ~ "'"
+        ) -%}
+        {%- if listed | length > 0 -%}
+            {{- return(none) -}}
+        {%- endif -%}
     {%- endif -%}
     {#- One probe per table name, so that threads building other tables of the
-        schema do not share it; its own (empty) directory stays for reuse. -#}
+        schema do not share it; its own (empty) directory stays for reuse. A
+        probe left by a run that died here points at the same place. -#}
     {%- set probe = relation.incorporate(
         path={"identifier": relation.identifier ~ "__sqc_probe"}
     ).render() -%}
-    {%- do run_query("drop table if exists " ~ probe) -%}
-    {%- do run_query("create table " ~ probe ~ " (probe int) using parquet") -%}
+    {%- do run_query("create table if not exists " ~ probe ~ " (probe int) using parquet") -%}
     {%- set location = [] -%}
     {%- for row in run_query("describe table extended " ~ probe) -%}
         {%- if row[0] == "Location" -%}
