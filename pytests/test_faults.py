@@ -80,7 +80,8 @@ def test_fresh_server_closes_concurrent_sessions(fault_server: ThriftServer) -> 
     server started with Hive's default doAs=true, the first closes racing on
     a fresh server fail (NoClassDefFoundError: LlapSigner$Signable, a class the
     pyspark wheel does not ship) and later closes hang: sqc.servers starts it
-    with doAs=false."""
+    with doAs=false and the hive-llap type on its class path
+    (sqc/hive_llap_stub)."""
     from pyhive import hive
 
     errors: list[str] = []

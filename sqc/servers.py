@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+HIVE_LLAP_STUB = Path(__file__).resolve().parent / "hive_llap_stub" / "classes"
 STATE = Path(os.environ.get("SQC_SERVER_STATE", ROOT / ".state" / "servers"))
 
 
@@ -213,15 +214,19 @@ class ThriftServer(Server):
             "--driver-memory", self.driver_memory,
             *cluster,
             *_spark_confs(self.host, self.directory),
+            # Lets Hive's function registry load (sqc/hive_llap_stub).
+            "--driver-class-path", str(HIVE_LLAP_STUB),
             "spark-internal",
             "--hiveconf", f"hive.server2.thrift.bind.host={self.host}",
             "--hiveconf", f"hive.server2.thrift.port={self.port}",
             # Hive's default (doAs=true) runs each session as its client's
-            # user. Closing such a session can then open a new Hive client,
-            # which loads Hive's function registry; that needs hive-llap
-            # classes the pyspark wheel does not ship. The first such close
-            # fails (NoClassDefFoundError: LlapSigner$Signable) and every later
-            # one hangs. Spark runs all SQL as the server's user anyway.
+            # user. Closing such a session opens a new Hive client, which
+            # loads Hive's function registry; that needs a hive-llap class the
+            # pyspark wheel does not ship. The first such load fails
+            # (NoClassDefFoundError: LlapSigner$Signable) and every later one
+            # hangs. doAs=false makes it rare (Spark runs all SQL as the
+            # server's user anyway); the stub on the class path above makes it
+            # harmless.
             "--hiveconf", "hive.server2.enable.doAs=false",
         ]  # fmt: skip
 
