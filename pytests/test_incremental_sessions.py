@@ -293,3 +293,24 @@ def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -
         assert "bad_config" not in tables
     finally:
         (models / "bad_config.sql").unlink()
+
+
+def test_a_table_it_did_not_build_is_left_alone_with_a_clear_error(lab: DbtProject) -> None:
+    """An incremental run over a table of the model's name that has no
+    session_date and sqc_loaded_at (built another way) fails asking for a
+    full refresh, and leaves the table as it was; --full-refresh rebuilds it."""
+    model = "sessions_fixed"
+    _reset(lab)
+    _load(lab, [(1, "a", BASE, "10 seconds", 1)])
+    lab.sql(f"create table {lab.table(model)} using parquet as select 'kept' as note")
+    lab.invoke("run", "--select", model, expect_success=False)
+    message = "\n".join(lab.errors)
+    assert (
+        "spark_query_catalog.incremental_sessions: "
+        f"{lab.table(model)} was not built by incremental_sessions" in message
+    ), message
+    assert "rebuild it with --full-refresh" in message, message
+    assert [tuple(r) for r in lab.sql(f"select * from {lab.table(model)}")] == [("kept",)]
+    lab.invoke("run", "--select", model, "--full-refresh")
+    expected = _expected([(1, "a", BASE, "10 seconds", 1)], per_row=False)
+    assert _without_ids(_sessions(lab, model)) == expected

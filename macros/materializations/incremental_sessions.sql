@@ -91,7 +91,7 @@ as
         {%- set table = {
             "relation": target_relation,
             "data_columns": stored | map(attribute="name") | reject("equalto", "session_date") | list,
-            "loaded_type": stored | selectattr("name", "equalto", "sqc_loaded_at") | map(attribute="data_type") | first | lower,
+            "loaded_type": spark_query_catalog._sqc_column_type(stored, "sqc_loaded_at"),
             "state": spark_query_catalog._sqc_session_table_state(target_relation)
         } -%}
         {#- A run that died after writing its pending table: finish it first. -#}
@@ -257,6 +257,21 @@ from (
 {% endmacro %}
 
 
+{#- The most days a session spans, over the sessions of a query. -#}
+{% macro _sqc_session_days_sql() %}
+    {{- return("max(datediff(to_date(session_end), session_date))") -}}
+{% endmacro %}
+
+
+{#- The type (lower case) of a column of `columns`, its name matched in any case. -#}
+{% macro _sqc_column_type(columns, name) %}
+    {%- for column in columns if column.name | lower == name -%}
+        {{- return(column.data_type | lower) -}}
+    {%- endfor -%}
+    {{- return(none) -}}
+{% endmacro %}
+
+
 {#- Records what is known (a none is left unset) in the table and in `table.state`. -#}
 {% macro _sqc_record_state(table, watermark=none, session_days=none) %}
     {%- set properties = [] -%}
@@ -279,7 +294,7 @@ from (
 {% macro _sqc_measure_session_table(table) %}
     {%- set measured = run_query(
         "select " ~ spark_query_catalog._sqc_loaded_text("max(sqc_loaded_at)", table.loaded_type)
-        ~ ", max(datediff(to_date(session_end), session_date)) from " ~ table.relation
+        ~ ", " ~ spark_query_catalog._sqc_session_days_sql() ~ " from " ~ table.relation
     ).rows[0] -%}
     {%- do spark_query_catalog._sqc_record_state(
         table,
@@ -471,7 +486,7 @@ from values {{ dates | join(", ") }} as sqc_partitions (session_date)
         most days a session spans and the new watermark. -#}
     {%- set partitions = run_query(
         "select cast(session_date as string), bool_or(not sqc_sentinel), "
-        ~ "max(max(datediff(to_date(session_end), session_date))) over (), "
+        ~ "max(" ~ spark_query_catalog._sqc_session_days_sql() ~ ") over (), "
         ~ spark_query_catalog._sqc_loaded_text(loaded, table.loaded_type)
         ~ " from " ~ pending ~ " group by session_date"
     ).rows -%}
