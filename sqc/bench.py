@@ -5,8 +5,9 @@
 Data is generated in Spark (`spark.range`), written as parquet tables in a
 bench schema; each macro's SQL is compiled by dbt, so what is timed is exactly
 what a model runs. Every query of a family is run once to warm up, then
-`--runs` times in rotation; results are forced with the `noop` writer. Each
-family's alternatives give the same result (checked on a sample before
+`--runs` times in rotation (each run starts with the next alternative, so
+none always runs first); results are forced with the `noop` writer. Each
+family's alternatives give the same result (checked over all rows before
 timing). The report gives median, min and max per alternative and the ratio
 of each median to the fastest of its family, and checks the targets:
 
@@ -254,8 +255,13 @@ def run(rows: int, runs: int, families: list[str], output: Path) -> list[Timing]
                 frame.write.format("noop").mode("overwrite").save()
                 progress.update()
             results = {name: Timing(family, name) for name in frames}
-            for _ in range(runs):
-                for name, frame in frames.items():
+            names = list(frames)
+            for run_number in range(runs):
+                # Each run starts with the next alternative: none always comes
+                # first (after the previous family) or last.
+                shift = run_number % len(names)
+                for name in names[shift:] + names[:shift]:
+                    frame = frames[name]
                     start = time.perf_counter()
                     frame.write.format("noop").mode("overwrite").save()
                     results[name].seconds.append(time.perf_counter() - start)
