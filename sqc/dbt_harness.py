@@ -116,7 +116,8 @@ class DbtProject:
 
     def compile_inline(self, sql: str) -> str:
         """The SQL that dbt compiles `sql` (Jinja calling the macros) to."""
-        result = self.invoke("compile", "--inline", sql)
+        # --quiet still prints the compiled SQL of --inline; nothing should.
+        result = self.invoke("compile", "--inline", sql, "--log-level", "none")
         return str(result.result.results[0].node.compiled_code).strip()
 
     def compile_error(self, sql: str) -> str:
