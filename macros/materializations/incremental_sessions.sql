@@ -91,7 +91,7 @@ as
         {%- set table = {
             "relation": target_relation,
             "data_columns": stored | map(attribute="name") | reject("equalto", "session_date") | list,
-            "loaded_type": spark_query_catalog._sqc_column_type(stored, "sqc_loaded_at"),
+            "loaded_type": spark_query_catalog._sqc_find_column(stored, "sqc_loaded_at").data_type | lower,
             "state": spark_query_catalog._sqc_session_table_state(target_relation)
         } -%}
         {#- A run that died after writing its pending table: finish it first. -#}
@@ -260,15 +260,6 @@ from (
 {#- The most days a session spans, over the sessions of a query. -#}
 {% macro _sqc_session_days_sql() %}
     {{- return("max(datediff(to_date(session_end), session_date))") -}}
-{% endmacro %}
-
-
-{#- The type (lower case) of a column of `columns`, its name matched in any case. -#}
-{% macro _sqc_column_type(columns, name) %}
-    {%- for column in columns if column.name | lower == name -%}
-        {{- return(column.data_type | lower) -}}
-    {%- endfor -%}
-    {{- return(none) -}}
 {% endmacro %}
 
 
