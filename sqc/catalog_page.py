@@ -27,7 +27,11 @@ FAMILIES = ["pivot", "unpivot", "sessions", "window_frames"]
 # Benchmark families (sqc/bench.py) that measure each catalog family's macro.
 BENCH_FAMILIES = {
     "pivot": ["pivot (23 values, sum)"],
-    "unpivot": ["unpivot over wide", "unpivot over wide_aggregated"],
+    "unpivot": [
+        "unpivot over wide",
+        "unpivot over customer_totals",
+        "unpivot over wide_aggregated",
+    ],
     "sessions": [
         "sessions: events with a session (30 min)",
         "sessions: one row per session (30 min)",
