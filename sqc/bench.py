@@ -46,14 +46,11 @@ MACRO = "macro"  # alternatives whose name starts with this are the macros' SQL
 TOLERANCE = 1.05
 UNPIVOT_TARGET = 5.0
 GROUPS = 100_000  # groups of the aggregating views
-# Unpivot sources and their identifier columns: the parquet table, then the
-# aggregating views (UNION ALL repeats a view's aggregation once per column).
-UNPIVOT_SOURCES = {
-    "wide": ["id", "customer"],
-    "customer_totals": ["customer"],
-    "wide_aggregated": ["id"],
-}
-AGGREGATING_VIEWS = ["customer_totals", "wide_aggregated"]
+# The aggregating views and their keys (UNION ALL repeats a view's
+# aggregation once per column), then every unpivot source: the parquet table
+# first, with its identifier columns.
+AGGREGATING_VIEWS = {"customer_totals": ["customer"], "wide_aggregated": ["id"]}
+UNPIVOT_SOURCES = {"wide": ["id", "customer"], **AGGREGATING_VIEWS}
 
 
 @dataclass

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from sqc.bench import UNPIVOT_SOURCES
 from sqc.dbt_harness import DbtProject, use_project_environment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,11 +28,7 @@ FAMILIES = ["pivot", "unpivot", "sessions", "window_frames"]
 # Benchmark families (sqc/bench.py) that measure each catalog family's macro.
 BENCH_FAMILIES = {
     "pivot": ["pivot (23 values, sum)"],
-    "unpivot": [
-        "unpivot over wide",
-        "unpivot over customer_totals",
-        "unpivot over wide_aggregated",
-    ],
+    "unpivot": [f"unpivot over {source}" for source in UNPIVOT_SOURCES],
     "sessions": [
         "sessions: events with a session (30 min)",
         "sessions: one row per session (30 min)",
