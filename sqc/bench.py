@@ -351,9 +351,11 @@ class Report:
             grouped.setdefault(timing.family, []).append(timing)
         return grouped
 
+    def fastest(self, family: str) -> Timing:
+        return min(self.families()[family], key=lambda t: t.median)
+
     def ratio(self, timing: Timing) -> float:
-        best = min(t.median for t in self.families()[timing.family])
-        return timing.median / best
+        return timing.median / self.fastest(timing.family).median
 
     def targets(self) -> list[tuple[str, bool, str]]:
         """(target, met, measured) for each target the issue sets."""
@@ -363,7 +365,7 @@ class Report:
                 if timing.name.startswith(MACRO) and "method=" not in timing.name:
                     ratio = self.ratio(timing)
                     measured = f"{ratio:.2f}x"
-                    fastest = min(timings, key=lambda t: t.median)
+                    fastest = self.fastest(family)
                     if fastest is not timing and fastest.name in timing.same_plan_as:
                         measured += f" (the same physical plan as {fastest.name})"
                     checks.append(
