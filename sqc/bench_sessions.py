@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import tempfile
 import time
@@ -32,7 +31,7 @@ from pathlib import Path
 import yaml
 from tqdm import tqdm
 
-from sqc.dbt_harness import DbtProject, use_project_environment
+from sqc.dbt_harness import DbtProject, use_bench_environment
 from sqc.seed_project import write_project
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,8 +206,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "bench" / "sessions.json")
     parser.add_argument("--keep", action="store_true", help="keep the bench schema to inspect")
     args = parser.parse_args()
-    use_project_environment(ROOT, ".state/bench_sessions")
-    os.environ.setdefault("SPARK_DRIVER_MEMORY", "4g")
+    use_bench_environment(ROOT, ".state/bench_sessions")
     run(args.events, args.runs, args.output, args.keep)
 
 

@@ -70,7 +70,7 @@ def bench_rows(family: str, bench: dict[str, Any]) -> list[str]:
         if timing["family"] in BENCH_FAMILIES[family]:
             lines.append(
                 f"| {timing['family']} | {timing['name']} | {timing['median']:.2f} s | "
-                f"{timing['ratio_to_fastest']:.2f}x |"
+                f"{timing['ratio_to_fastest']:.2f}x | {timing['cpu_ratio_to_least']:.2f}x |"
             )
     return lines
 
@@ -87,8 +87,9 @@ def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dic
     ]
     if bench:
         out += [
-            f"Benchmarks: {bench['rows']:,} rows, median of {bench['runs']} runs; the full",
-            "table is [bench/bench.md](bench/bench.md).",
+            f"Benchmarks: {bench['rows']:,} rows, median of {bench['runs']} runs (wall-clock,",
+            "and the executors' CPU time against the least of the family); the full table",
+            "is [bench/bench.md](bench/bench.md).",
             "",
             "![benchmark chart](bench/bench.png)",
             "",
@@ -99,8 +100,8 @@ def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dic
         rows = bench_rows(family, bench)
         if rows:
             out += [
-                "| benchmark | alternative | median | ratio to fastest |",
-                "| --- | --- | --- | --- |",
+                "| benchmark | alternative | median | ratio to fastest | CPU time ratio |",
+                "| --- | --- | --- | --- | --- |",
                 *rows,
                 "",
             ]

@@ -66,6 +66,17 @@ def use_project_environment(root: Path, state_dir: str) -> None:
     os.environ.setdefault("DBT_LOG_PATH", str(root / ".state" / "logs"))
 
 
+def use_bench_environment(root: Path, state_dir: str) -> None:
+    """The project environment for a benchmark: 4g of driver memory for its
+    millions of rows, and no Spark console progress bar (it prints through
+    the benchmark's own progress bars)."""
+    use_project_environment(root, state_dir)
+    os.environ.setdefault("SPARK_DRIVER_MEMORY", "4g")
+    os.environ.setdefault(
+        "PYSPARK_SUBMIT_ARGS", "--conf spark.ui.showConsoleProgress=false pyspark-shell"
+    )
+
+
 class DbtFailure(AssertionError):
     """A dbt invocation failed; the message holds dbt's error events."""
 
