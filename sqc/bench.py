@@ -17,7 +17,7 @@ median to the fastest of its family, the executors' CPU time (from Spark's
 status store, per run: the work done, which scheduling and I/O waits on a
 busy machine move much less than the wall-clock) and which alternatives have
 the same physical plan (but for expression ids: their difference in time is
-noise), and checks the targets on the wall-clock medians:
+noise), and checks the targets on the wall-clock medians and on CPU time:
 
 - every macro within 1.05x of the fastest alternative of its family;
 - UNPIVOT over an aggregating view at least 5x faster than UNION ALL,
@@ -281,7 +281,8 @@ def _settle(spark: Any) -> None:
 def _cpu_seconds(spark: Any, group: str) -> float:
     """Executor CPU time (seconds) of every stage attempt of the jobs run
     under a job group, from Spark's status store (the numbers of the Spark UI's
-    stage pages)."""
+    stage pages). `listenerBus` and `statusStore` are Spark-internal
+    (`private[spark]`, public to the JVM): read through py4j, as of Spark 4."""
     context = spark.sparkContext
     context._jsc.sc().listenerBus().waitUntilEmpty()  # the store is fed by the listener bus
     store = context._jsc.sc().statusStore()
