@@ -68,3 +68,9 @@
     {%- endif -%}
     {{- return(items) -}}
 {% endmacro %}
+
+
+{#- A whole number, 0 or more (not a boolean, which Jinja counts as a number). -#}
+{% macro _sqc_is_whole_number(value) %}
+    {{- return(value is number and value is not boolean and value >= 0 and value == value | int) -}}
+{% endmacro %}

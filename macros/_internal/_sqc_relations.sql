@@ -2,10 +2,17 @@
     Relations: what every macro's `relation` argument may be, how it is
     rendered, and how its columns are read.
 
-    `relation` is a Relation (`ref()`, `source()`) or a string naming a table,
-    a view or a CTE. A string is looked up as a table or view (`name` in the
-    target schema, or `schema.name`); when nothing is found it is taken to be
-    a CTE of the calling model, which can be selected from but not introspected.
+    `relation` is a Relation (`ref()`, `source()`, `api.Relation.create(...)`)
+    or a string. A Relation is rendered as dbt renders it in a model (under
+    `--empty`, the empty subquery dbt puts in its place). A string naming a
+    table or view (`'name'`, `'schema.name'`, `'catalog.schema.name'`,
+    backticks allowed) is read as Spark reads it: a temporary view, a global
+    temporary view (`global_temp.name`) or a table; any other string (a CTE
+    of the model, a subquery) is used as written and cannot be introspected.
+
+    Columns are read with `describe` on what the relation names, so temporary
+    views, quoted sources and relations without a schema are read as the
+    model's query will read them.
 -#}
 
 {% macro _sqc_is_relation(value) %}
@@ -16,174 +23,167 @@
 {% endmacro %}
 
 
+{#- A dotted name of up to three parts, each plain or in backticks. -#}
+{% macro _sqc_is_qualified_name(text) %}
+    {%- set part = "(?:[A-Za-z0-9_]+|`(?:[^`]|``)+`)" -%}
+    {{- return(modules.re.match("^" ~ part ~ "(?:\\." ~ part ~ "){0,2}$", text) is not none) -}}
+{% endmacro %}
+
+
 {#- The relation as FROM-clause text; fails clearly on anything else. -#}
 {% macro _sqc_relation_sql(relation, macro_name) %}
     {%- if spark_query_catalog._sqc_is_relation(relation) -%}
-        {{- return(relation.render()) -}}
+        {{- return(relation | string) -}}
     {%- endif -%}
     {%- if relation is string and relation | trim != "" -%}
         {{- return(relation | trim) -}}
     {%- endif -%}
     {{- spark_query_catalog._sqc_fail(
         macro_name, "relation",
-        "a Relation (ref() or source()) or a string naming a table, a view or a CTE",
+        "a Relation (ref(), source()) or a string naming a table, a view or a CTE",
         relation
     ) -}}
 {% endmacro %}
 
 
-{#- The Relation to introspect, or none when `relation` is a CTE or not built yet. -#}
-{% macro _sqc_queryable_relation(relation) %}
-    {%- if not execute -%}
-        {{- return(none) -}}
-    {%- endif -%}
+{#-
+    What can be described of `relation`: a Relation to pass to
+    adapter.get_columns_in_relation (rendered without the `--empty` limit), or
+    none for a CTE (an ephemeral model, a unit test's input, a string that is
+    not a name).
+-#}
+{% macro _sqc_describable(relation) %}
     {%- if spark_query_catalog._sqc_is_relation(relation) -%}
-        {%- set found = adapter.get_relation(
-            database=relation.database, schema=relation.schema,
-            identifier=relation.identifier
-        ) -%}
-        {{- return(found) -}}
+        {%- if relation.is_cte -%}
+            {{- return(none) -}}
+        {%- endif -%}
+        {{- return(relation.replace(limit=none, event_time_filter=none)) -}}
+    {%- elif relation is string and spark_query_catalog._sqc_is_qualified_name(relation | trim) -%}
+        {#- The name is rendered exactly as given (Spark's identifiers are not quoted by dbt-spark). -#}
+        {{- return(api.Relation.create(identifier=relation | trim)) -}}
     {%- endif -%}
-    {%- set name = relation | trim -%}
-    {%- set match = modules.re.match("^([A-Za-z0-9_]+\.)?([A-Za-z0-9_]+)$", name) -%}
-    {%- if match is none -%}
-        {{- return(none) -}}
+    {{- return(none) -}}
+{% endmacro %}
+
+
+{#- The parts of a dotted name, backticks removed: 'a.`b c`' gives ['a', 'b c']. -#}
+{% macro _sqc_name_parts(text) %}
+    {%- set parts = [] -%}
+    {%- for part in modules.re.findall("`(?:[^`]|``)+`|[A-Za-z0-9_]+", text) -%}
+        {%- do parts.append(spark_query_catalog._sqc_unquote(part)) -%}
+    {%- endfor -%}
+    {{- return(parts) -}}
+{% endmacro %}
+
+
+{#-
+    Whether Spark has a table or view by that rendered name, asked with SHOW
+    statements that cannot fail (a failed query would make PySpark log it):
+    a name alone is a temporary view or a table of the current database;
+    `global_temp.name` a global temporary view; `schema.name` and
+    `catalog.schema.name` a table or view of that schema.
+-#}
+{% macro _sqc_relation_exists(rendered) %}
+    {%- set parts = spark_query_catalog._sqc_name_parts(rendered) -%}
+    {%- set name = parts[-1] | lower -%}
+    {%- if modules.re.search("[*|']", name) -%}
+        {#- SHOW ... LIKE cannot match these characters: assume it exists. -#}
+        {{- return(true) -}}
     {%- endif -%}
-    {%- set schema = (match.group(1) or (target.schema ~ ".")) [:-1] -%}
-    {{- return(adapter.get_relation(database=none, schema=schema, identifier=match.group(2))) -}}
+    {%- if parts | length == 1 -%}
+        {{- return(run_query("show tables like '" ~ name ~ "'") | length > 0) -}}
+    {%- endif -%}
+    {%- set schema = parts[-2] | lower -%}
+    {%- if parts | length == 3 and run_query("show catalogs like '" ~ parts[0] | lower ~ "'") | length == 0 -%}
+        {{- return(false) -}}
+    {%- endif -%}
+    {%- set namespace = (parts[:-1] | map("lower") | map("string") | list) -%}
+    {%- set namespace_sql = namespace | join(".") -%}
+    {%- if schema != "global_temp" -%}
+        {%- set schemas = run_query("show schemas" ~ (" in " ~ parts[0] if parts | length == 3 else "")
+            ~ " like '" ~ schema ~ "'") -%}
+        {%- if schemas | length == 0 -%}
+            {{- return(false) -}}
+        {%- endif -%}
+    {%- endif -%}
+    {#- SHOW TABLES IN a schema also lists the session's temporary views: only
+        a row of that schema counts (of global_temp, for a global view). -#}
+    {%- for row in run_query("show tables in " ~ namespace_sql ~ " like '" ~ name ~ "'") -%}
+        {%- if (row[0] | lower) == schema -%}
+            {{- return(true) -}}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(false) -}}
 {% endmacro %}
 
 
 {#-
     The columns of `relation` as a list of {'name', 'data_type'} (data_type
     lower-cased, e.g. 'bigint', 'decimal(10,2)'), or none when they cannot be
-    known: while dbt parses, or when `relation` is a CTE.
+    known: while dbt parses, for a CTE, or for a relation that does not exist.
+    A Relation with a schema is looked up in dbt's relation cache first; what
+    the cache does not know (a temporary view, a table made by a hook, a
+    quoted name) is asked of Spark.
 -#}
 {% macro _sqc_columns(relation) %}
-    {%- set queryable = spark_query_catalog._sqc_queryable_relation(relation) -%}
-    {%- if queryable is none -%}
+    {%- if not execute -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set describable = spark_query_catalog._sqc_describable(relation) -%}
+    {%- if describable is none -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set cached = none -%}
+    {%- if describable.schema is not none -%}
+        {%- set cached = adapter.get_relation(
+            database=describable.database, schema=describable.schema, identifier=describable.identifier
+        ) -%}
+    {%- endif -%}
+    {%- if cached is none and not spark_query_catalog._sqc_relation_exists(describable.render()) -%}
         {{- return(none) -}}
     {%- endif -%}
     {%- set columns = [] -%}
-    {%- for column in adapter.get_columns_in_relation(queryable) -%}
+    {%- for column in adapter.get_columns_in_relation(cached or describable) -%}
         {%- do columns.append({"name": column.name, "data_type": column.data_type | lower}) -%}
     {%- endfor -%}
-    {{- return(columns) -}}
+    {{- return(columns if columns | length > 0 else none) -}}
 {% endmacro %}
 
 
-{#- Fails unless the columns are known, naming what needed them. -#}
-{% macro _sqc_require_columns(columns, relation, macro_name, needed_for) %}
-    {%- if execute and columns is none -%}
-        {{- spark_query_catalog._sqc_error(
-            macro_name,
-            needed_for ~ " needs to read the columns of `relation`, but "
-            ~ spark_query_catalog._sqc_repr(relation if relation is string else relation | string)
-            ~ " is not a table or view that exists (a CTE cannot be introspected)."
-            ~ " Pass a ref() or source(), or a table name, or give the columns explicitly."
-        ) -}}
-    {%- endif -%}
-{% endmacro %}
-
-
-{#- The column of `columns` named `name` (case-insensitive, as Spark), or none. -#}
-{% macro _sqc_find_column(columns, name) %}
-    {%- set wanted = spark_query_catalog._sqc_unquote(name) | lower -%}
-    {%- for column in columns or [] -%}
-        {%- if column.name | lower == wanted -%}
-            {{- return(column) -}}
-        {%- endif -%}
-    {%- endfor -%}
-    {{- return(none) -}}
+{#- The text of a query that reads `relation`'s rows, without the `--empty`
+    limit: for value discovery, which reads the data the model's output
+    columns come from. -#}
+{% macro _sqc_unlimited_sql(relation) %}
+    {%- set describable = spark_query_catalog._sqc_describable(relation) -%}
+    {{- return(describable.render() if describable is not none else relation | string) -}}
 {% endmacro %}
 
 
 {#-
-    A column named by the caller, as SQL text. The name is always a column
-    (never an expression), so `2012`, `twenty-twelve` and `an.id` work; when
-    the relation's columns are known, an unknown name is a compile error.
+    Fails unless the columns are known, saying why they are not and what to
+    pass instead (`instead`, e.g. "pass `values` explicitly").
 -#}
-{% macro _sqc_column_sql(name, columns, macro_name, argument) %}
-    {%- if columns is not none -%}
-        {%- set column = spark_query_catalog._sqc_find_column(columns, name) -%}
-        {%- if column is none -%}
-            {%- set names = [] -%}
-            {%- for c in columns -%}{%- do names.append(c.name) -%}{%- endfor -%}
-            {{- spark_query_catalog._sqc_fail(
-                macro_name, argument,
-                "a column of the relation (" ~ names | join(", ") ~ ")", name
-            ) -}}
-        {%- endif -%}
-        {{- return(spark_query_catalog._sqc_quote(column.name)) -}}
+{% macro _sqc_require_columns(columns, relation, macro_name, needed_for, instead) %}
+    {%- if not execute or columns is not none -%}
+        {{- return(none) -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_quote(spark_query_catalog._sqc_unquote(name))) -}}
-{% endmacro %}
-
-
-{#-
-    A column or a SQL expression, for partition_by and order_by. A trailing
-    `asc`/`desc` and `nulls first`/`nulls last` are kept. The text is a column
-    when it names one of the relation's columns, or is a plain identifier;
-    anything else is an expression and passes through unchanged.
--#}
-{% macro _sqc_key_sql(item, columns) %}
-    {%- set match = modules.re.match(
-        "^(.*?)((?:\s+(?:asc|desc))?(?:\s+nulls\s+(?:first|last))?)\s*$",
-        item | trim, modules.re.IGNORECASE + modules.re.DOTALL
-    ) -%}
-    {%- set head = match.group(1) | trim -%}
-    {%- set suffix = match.group(2) | lower -%}
-    {%- set suffix = modules.re.sub("\s+", " ", suffix) -%}
-    {%- set column = spark_query_catalog._sqc_find_column(columns, head) -%}
-    {%- if column is not none -%}
-        {{- return(spark_query_catalog._sqc_quote(column.name) ~ suffix) -}}
+    {%- set name = spark_query_catalog._sqc_repr(relation) -%}
+    {%- if spark_query_catalog._sqc_is_relation(relation) and relation.is_cte -%}
+        {%- set why = name ~ " is an ephemeral model (or a unit test's input), which dbt inlines as"
+            ~ " a CTE: it cannot be read while the model compiles." -%}
+        {%- set fix = instead ~ ", or materialize the model as a view or a table" -%}
+    {%- elif spark_query_catalog._sqc_is_relation(relation) -%}
+        {%- set why = name ~ " does not exist (yet)." -%}
+        {%- set fix = "build it first (dbt build --select +<this model>), or " ~ instead -%}
+    {%- elif spark_query_catalog._sqc_is_qualified_name(relation | trim) -%}
+        {%- set why = name ~ " is not a table or view that exists (a CTE of the model cannot be"
+            ~ " read while it compiles)." -%}
+        {%- set fix = "pass a ref() or source(), or a table or view name ('schema.table'), or " ~ instead -%}
+    {%- else -%}
+        {%- set why = name ~ " is not the name of a table or view." -%}
+        {%- set fix = "pass a ref() or source(), or a table or view name, or " ~ instead -%}
     {%- endif -%}
-    {{- return(head ~ suffix) -}}
-{% endmacro %}
-
-
-{#- The bare key of a partition or order item, without asc/desc/nulls. -#}
-{% macro _sqc_key_head(key_sql) %}
-    {{- return(modules.re.sub(
-        "(?i)(\s+(asc|desc))?(\s+nulls\s+(first|last))?$", "", key_sql
-    )) -}}
-{% endmacro %}
-
-
-{#- The data type of a key when it is a column of a known relation, else none. -#}
-{% macro _sqc_key_type(item, columns) %}
-    {%- set column = spark_query_catalog._sqc_find_column(columns, spark_query_catalog._sqc_key_head(item | trim)) -%}
-    {{- return(column.data_type if column is not none else none) -}}
-{% endmacro %}
-
-
-{% macro _sqc_is_temporal_type(data_type) %}
-    {{- return(data_type is not none and (
-        data_type == "date" or data_type.startswith("timestamp")
-    )) -}}
-{% endmacro %}
-
-
-{% macro _sqc_is_numeric_type(data_type) %}
-    {{- return(data_type is not none and (
-        data_type in ["tinyint", "byte", "smallint", "short", "int", "integer", "bigint", "long", "float", "real", "double"]
-        or data_type.startswith("decimal") or data_type.startswith("numeric")
-    )) -}}
-{% endmacro %}
-
-
-{#- `partition by ...` text, warning when there is none: Spark then sends every row to one task. -#}
-{% macro _sqc_partition_clause(partition_keys, macro_name) %}
-    {%- if partition_keys | length == 0 -%}
-        {%- if execute -%}
-            {%- do exceptions.warn(
-                "spark_query_catalog." ~ macro_name ~ ": no `partition_by` was given, so Spark"
-                ~ " moves all rows to a single partition to compute this window"
-                ~ " (WindowExec: \"No Partition Defined for Window operation!\")."
-                ~ " Pass `partition_by` unless the data is small."
-            ) -%}
-        {%- endif -%}
-        {{- return("") -}}
-    {%- endif -%}
-    {{- return("partition by " ~ partition_keys | join(", ")) -}}
+    {{- spark_query_catalog._sqc_error(
+        macro_name, needed_for ~ " needs the columns of `relation`, but " ~ why ~ " To fix it, " ~ fix ~ "."
+    ) -}}
 {% endmacro %}

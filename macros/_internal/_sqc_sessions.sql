@@ -9,20 +9,11 @@
 -#}
 
 {#-
-    The gap rule: a duration string made of numbers and units from
-    microseconds to weeks ('10 seconds', '1 hour 30 minutes') is a fixed gap;
+    The gap rule: a duration string of weeks, days, hours, minutes or seconds
+    ('10 seconds', '1 hour 30 minutes') is a fixed gap (_sqc_duration);
     anything else is a per-row SQL expression (a column name, a CASE, ...)
     that must give a string such as '5 minutes' or a calendar interval.
 -#}
-{% macro _sqc_fixed_gap(gap) %}
-    {%- set unit = "(microsecond|millisecond|second|minute|hour|day|week)s?" -%}
-    {%- set pattern = "^\s*(\d+(\.\d+)?\s+" ~ unit ~ "\s*)+$" -%}
-    {%- if modules.re.match(pattern, gap, modules.re.IGNORECASE) is none -%}
-        {{- return(none) -}}
-    {%- endif -%}
-    {{- return(modules.re.sub("\s+", " ", gap | trim) | lower) -}}
-{% endmacro %}
-
 
 {% macro _sqc_session_methods() %}
     {{- return(["gaps_and_islands", "session_window"]) -}}
@@ -43,7 +34,7 @@
     {%- if method not in spark_query_catalog._sqc_session_methods() -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "method", "one of " ~ spark_query_catalog._sqc_repr(spark_query_catalog._sqc_session_methods()), method) -}}
     {%- endif -%}
-    {%- set fixed_gap = spark_query_catalog._sqc_fixed_gap(gap) -%}
+    {%- set fixed_gap = spark_query_catalog._sqc_duration(gap, macro_name) -%}
     {%- if fixed_gap is not none and modules.re.search("[1-9]", fixed_gap) is none -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "gap", "a positive duration (rows more than `gap` apart start a new session)", gap) -}}
     {%- endif -%}
@@ -155,4 +146,21 @@
         ~ spark_query_catalog._sqc_over(spec + ["rows between unbounded preceding and current row"], 12)
         ~ " as sessionize_number\n    from sessionize_flags\n)") -%}
     {{- return(ctes) -}}
+{% endmacro %}
+
+
+{#- The CTE that adds session_id to the rows of `source`. -#}
+{% macro _sqc_session_ids_cte(parts, source) %}
+    {{- return("sessionize_ids as (\n    select\n        *,\n        "
+        ~ spark_query_catalog._sqc_session_id_sql(parts, "session_start")
+        ~ "\n    from " ~ source ~ "\n)") -}}
+{% endmacro %}
+
+
+{#- sessionize's last select: every input column, then session_id,
+    session_start and session_end, without the `helpers` columns. -#}
+{% macro _sqc_session_final_select(helpers) %}
+    {%- set dropped = helpers + ["session_id", "session_start", "session_end"] -%}
+    {{- return("select\n    * except (\n" ~ spark_query_catalog._sqc_list_lines(dropped, 8)
+        ~ "\n    ),\n    session_id,\n    session_start,\n    session_end\nfrom sessionize_ids") -}}
 {% endmacro %}

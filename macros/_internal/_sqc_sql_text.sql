@@ -100,24 +100,3 @@
     {{- return("(\n    select\n" ~ spark_query_catalog._sqc_list_lines(columns, 8)
         ~ "\n    from " ~ relation_sql ~ "\n) as " ~ alias) -}}
 {% endmacro %}
-
-
-{#- A value read back from Spark as the literal that gives it again: `text`
-    is the value cast to string (none for null), `data_type` its type. Dates
-    and timestamps come back as text in the session time zone and are read in
-    it again. -#}
-{% macro _sqc_typed_literal(text, data_type) %}
-    {%- if text is none -%}
-        {{- return("null") -}}
-    {%- endif -%}
-    {%- if data_type in ["string"] or data_type.startswith("varchar") or data_type.startswith("char") -%}
-        {{- return(spark_query_catalog._sqc_string_literal(text)) -}}
-    {%- elif data_type in ["tinyint", "smallint", "int", "bigint"] -%}
-        {{- return(text) -}}
-    {%- elif data_type == "boolean" -%}
-        {{- return(text | lower) -}}
-    {%- elif data_type in ["date", "timestamp", "timestamp_ntz"] -%}
-        {{- return(data_type ~ " " ~ spark_query_catalog._sqc_string_literal(text)) -}}
-    {%- endif -%}
-    {{- return("cast(" ~ spark_query_catalog._sqc_string_literal(text) ~ " as " ~ data_type ~ ")") -}}
-{% endmacro %}

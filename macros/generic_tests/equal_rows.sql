@@ -3,14 +3,21 @@
 
     Passes when `model` and `compare_model` hold the same rows, duplicates
     counted (a multiset comparison with EXCEPT ALL both ways; NULLs match
-    NULLs). Each failing row says whether it is `missing` from the model or
-    `unexpected` in it.
+    NULLs). Each failing row is the row, and whether it is `missing` from the
+    model or `unexpected` in it.
 
     compare_columns  Columns to compare (default: every column of `model`).
     exclude_columns  Columns left out of the comparison.
 
     The project's own replacement for dbt_utils.equality, which needs the
     dbt package hub.
+
+    Example:
+        data_tests:
+          - spark_query_catalog.equal_rows:
+              arguments:
+                compare_model: ref('orders_expected')
+                exclude_columns: [loaded_at]
 -#}
 {% test equal_rows(model, compare_model, compare_columns=none, exclude_columns=none) %}
     {{- return(adapter.dispatch("test_equal_rows", "spark_query_catalog")(
@@ -23,10 +30,11 @@
     {%- set excluded = spark_query_catalog._sqc_string_list(exclude_columns, "equal_rows", "exclude_columns") | map("lower") | list -%}
     {%- if compare_columns is none -%}
         {%- if not execute -%}
-            {{- return("select 1 as placeholder where false") -}}
+            {{- return("select 1 as placeholder\nwhere false") -}}
         {%- endif -%}
+        {#- The model's own columns (under --empty, dbt renders it as an empty subquery). -#}
         {%- set names = [] -%}
-        {%- for column in adapter.get_columns_in_relation(model) -%}
+        {%- for column in spark_query_catalog._sqc_columns(model) or [] -%}
             {%- do names.append(column.name) -%}
         {%- endfor -%}
     {%- else -%}
@@ -41,29 +49,39 @@
     {%- if selected | length == 0 -%}
         {{- spark_query_catalog._sqc_error("equal_rows", "no column is left to compare after `exclude_columns`.") -}}
     {%- endif -%}
-    {%- set column_list = selected | join(", ") -%}
+    {%- set column_list = spark_query_catalog._sqc_list_lines(selected, 8) -%}
 with actual as (
-    select {{ column_list }} from {{ model }}
+    select
+{{ column_list }}
+    from {{ model }}
 ),
 
 expected as (
-    select {{ column_list }} from {{ compare_model }}
+    select
+{{ column_list }}
+    from {{ compare_model }}
 ),
 
 missing as (
-    select 'missing' as difference, * from (
+    select
+        expected_only.*,
+        'missing' as difference
+    from (
         select * from expected
         except all
         select * from actual
-    )
+    ) as expected_only
 ),
 
 unexpected as (
-    select 'unexpected' as difference, * from (
+    select
+        actual_only.*,
+        'unexpected' as difference
+    from (
         select * from actual
         except all
         select * from expected
-    )
+    ) as actual_only
 )
 
 select * from missing

@@ -1,0 +1,98 @@
+{#- The linear forms' SQL (see _sqc_rolling.sql for why they are linear).
+    Each piece is built from column 0 and indented where it is placed. -#}
+
+{#- `text` with every line after the first `spaces` further in. -#}
+{% macro _sqc_indented(text, spaces) %}
+    {{- return(text | replace("\n", "\n" ~ " " * spaces)) -}}
+{% endmacro %}
+
+
+{#- `function(argument) over (<frame>)`. -#}
+{% macro _sqc_prefix_call(function, argument, window, frame_sql) %}
+    {{- return(function ~ "(" ~ argument ~ ")" ~ spark_query_catalog._sqc_over_sql(window, frame_sql, 0)) -}}
+{% endmacro %}
+
+
+{#- The aggregate over the frame as a prefix difference: up to the frame's
+    end, less up to just before its start (0 before the partition's start). -#}
+{% macro _sqc_prefix_difference(function, argument, window, frames) %}
+    {%- set text = spark_query_catalog._sqc_prefix_call(function, argument, window, frames.end) -%}
+    {%- if frames.before is not none -%}
+        {%- set before = spark_query_catalog._sqc_prefix_call(function, argument, window, frames.before) -%}
+        {%- set text = text ~ " - " ~ (before if function == "count" else "coalesce(" ~ before ~ ", 0)") -%}
+    {%- endif -%}
+    {{- return(text) -}}
+{% endmacro %}
+
+
+{#-
+    sum, count or avg over the frame as prefix differences. Empty frames give
+    what Spark gives: count 0, sum and avg NULL. A RANGE frame's NULL key is a
+    group of its own (every finite bound of a NULL key is NULL: its frame is
+    the partition's NULL-key rows), taken from the whole partition. Types are
+    Spark's own: a decimal(p, s) sum is decimal(p + 10, s); an avg of integers
+    is a double, of decimal(p, s) a decimal(p + 4, s + 4) rounded half up, as
+    Spark's Average divides, with digits enough that no earlier rounding can
+    move the result.
+-#}
+{% macro _sqc_linear_sum_sql(window, aggregate, plan, margin) %}
+    {%- set frames = spark_query_catalog._sqc_prefix_frames(window, window.key) -%}
+    {%- set argument = aggregate.argument -%}
+    {%- set counts = spark_query_catalog._sqc_prefix_difference("count", argument, window, frames) -%}
+    {%- if aggregate.function != "count" -%}
+        {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", argument, window, frames) -%}
+        {%- set decimal = spark_query_catalog._sqc_decimal_parts(plan.argument_type) -%}
+        {%- if aggregate.function == "sum" and decimal is not none -%}
+            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as decimal("
+                ~ ([decimal[0] + 10, 38] | min) ~ ", " ~ decimal[1] ~ ")\n)" -%}
+        {%- elif aggregate.function == "sum" -%}
+            {%- set value = sums -%}
+        {%- elif decimal is none -%}
+            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as double\n) / (\n    "
+                ~ spark_query_catalog._sqc_indented(counts, 4) ~ "\n)" -%}
+        {%- else -%}
+            {%- set digits = spark_query_catalog._sqc_linear_avg_digits(window, plan.argument_type) -%}
+            {%- set value = "cast(\n    cast(\n        " ~ spark_query_catalog._sqc_indented(sums, 8)
+                ~ "\n        as decimal(" ~ digits[0] ~ ", " ~ (decimal[1] + 4) ~ ")\n    ) / cast(\n        "
+                ~ spark_query_catalog._sqc_indented(counts, 8) ~ "\n        as decimal(" ~ digits[1] ~ ", 0)\n    )\n"
+                ~ "    as decimal(" ~ (decimal[0] + 4) ~ ", " ~ (decimal[1] + 4) ~ ")\n)" -%}
+        {%- endif -%}
+    {%- endif -%}
+
+    {%- set branches = [] -%}
+    {%- if window.frame_kind == "range" -%}
+        {#- A NULL key's frame runs from its NULL peers to the partition's end
+            when the frame ends at unbounded following and NULLs sort first. -#}
+        {%- set counted = "1" if argument == "*" else argument -%}
+        {%- set to_the_end = window.end.kind == "unbounded"
+            and spark_query_catalog._sqc_nulls_first(window.order_keys[0]) -%}
+        {%- set null_group = spark_query_catalog._sqc_prefix_call(aggregate.function,
+            argument if to_the_end else "case when " ~ window.key.sql ~ " is null then " ~ counted ~ " end", window,
+            "rows between unbounded preceding and unbounded following") -%}
+        {%- do branches.append("when " ~ window.key.sql ~ " is null\n    then " ~ spark_query_catalog._sqc_indented(null_group, 4)) -%}
+    {%- endif -%}
+    {%- if aggregate.function == "count" -%}
+        {%- if branches | length == 0 -%}
+            {{- return(spark_query_catalog._sqc_indented(counts, margin)) -}}
+        {%- endif -%}
+        {%- do branches.append("else\n    " ~ spark_query_catalog._sqc_indented(counts, 4)) -%}
+    {%- else -%}
+        {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > 0\n    then\n        "
+            ~ spark_query_catalog._sqc_indented(value, 8)) -%}
+    {%- endif -%}
+    {%- set text = "case\n    " ~ spark_query_catalog._sqc_indented(branches | join("\n"), 4) ~ "\nend" -%}
+    {{- return(spark_query_catalog._sqc_indented(text, margin)) -}}
+{% endmacro %}
+
+
+{#- Whether an order key sorts NULLs first: asc does unless it says nulls
+    last; desc does only when it says nulls first. -#}
+{% macro _sqc_nulls_first(order_key) %}
+    {%- set text = order_key | lower -%}
+    {%- if modules.re.search("\\snulls\\s+first$", text) -%}
+        {{- return(true) -}}
+    {%- elif modules.re.search("\\snulls\\s+last$", text) -%}
+        {{- return(false) -}}
+    {%- endif -%}
+    {{- return(modules.re.search("\\sdesc$", text) is none) -}}
+{% endmacro %}

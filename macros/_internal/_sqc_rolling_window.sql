@@ -1,0 +1,200 @@
+{#- rolling's arguments as a window, and the choice between native and linear. -#}
+
+{% macro _sqc_rolling_methods() %}
+    {{- return(["auto", "native", "linear"]) -}}
+{% endmacro %}
+
+
+{#- Frames at least this many rows wide are linear under method='auto'
+    (measured in `make bench`: the prefix form is faster from about 8 rows,
+    van Herk blocks for min and max from about 64). -#}
+{% macro _sqc_linear_min_width(function) %}
+    {{- return(64 if function in ["min", "max"] else 8) -}}
+{% endmacro %}
+
+
+{#- The window of rolling or rolling_select, every argument checked:
+    {partition_keys, partition_clause, order_keys, frame_kind, start, end,
+     frame_sql, columns, key (the RANGE order key's class, scale, sql), method} -#}
+{% macro _sqc_rolling_window(macro_name, expression, order_by, partition_by, frame, preceding, following, relation, method) %}
+    {%- if expression is not string or expression | trim == "" -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "expression", "a SQL aggregate or window function, e.g. 'sum(amount)'", expression) -}}
+    {%- endif -%}
+    {%- set order_names = spark_query_catalog._sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
+    {%- set partition_names = spark_query_catalog._sqc_string_list(partition_by, macro_name, "partition_by") -%}
+    {%- set frame_kind = frame | lower if frame is string else frame -%}
+    {%- if frame_kind not in ["rows", "range"] -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows' or 'range'", frame) -}}
+    {%- endif -%}
+    {%- if method not in spark_query_catalog._sqc_rolling_methods() -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "method", "one of 'auto', 'native', 'linear'", method) -}}
+    {%- endif -%}
+    {%- if relation is not none -%}
+        {%- do spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
+    {%- endif -%}
+    {%- set columns = spark_query_catalog._sqc_columns(relation) if relation is not none else none -%}
+
+    {%- set order_keys = [] -%}
+    {%- for name in order_names -%}
+        {%- do order_keys.append(spark_query_catalog._sqc_key_sql(name, columns)) -%}
+    {%- endfor -%}
+    {%- set partition_keys = [] -%}
+    {%- for name in partition_names -%}
+        {%- do partition_keys.append(spark_query_catalog._sqc_key_sql(name, columns)) -%}
+    {%- endfor -%}
+
+    {%- set start = spark_query_catalog._sqc_frame_bound(preceding, "preceding", frame_kind, macro_name) -%}
+    {%- set end = spark_query_catalog._sqc_frame_bound(following, "following", frame_kind, macro_name) -%}
+    {%- if frame_kind == "range" and order_keys | length > 1 -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "order_by",
+            "a single order key with frame='range' (a RANGE frame measures distance on one key)", order_by) -}}
+    {%- endif -%}
+    {%- do spark_query_catalog._sqc_check_frame_order(start, end, preceding, following, macro_name) -%}
+    {%- set key = {"kind": none, "scale": 0, "sql": spark_query_catalog._sqc_key_head(order_keys[0])} -%}
+    {%- if frame_kind == "range" -%}
+        {%- set key_type = spark_query_catalog._sqc_key_type(order_keys[0], columns) -%}
+        {%- set offsets = [start, end] | selectattr("kind", "in", ["offset", "interval"]) | list -%}
+        {%- if offsets | length > 0 -%}
+            {%- do spark_query_catalog._sqc_check_range_key(offsets, order_names[0], key_type, macro_name) -%}
+        {%- endif -%}
+        {%- set decimal = spark_query_catalog._sqc_decimal_parts(key_type) -%}
+        {%- do key.update({
+            "kind": spark_query_catalog._sqc_type_class(key_type),
+            "scale": decimal[1] if decimal is not none else 0
+        }) -%}
+    {%- endif -%}
+    {{- return({
+        "partition_keys": partition_keys,
+        "partition_clause": spark_query_catalog._sqc_partition_clause(partition_keys, macro_name),
+        "order_keys": order_keys,
+        "frame_kind": frame_kind,
+        "start": start,
+        "end": end,
+        "frame_sql": frame_kind ~ " between " ~ start.sql ~ " and " ~ end.sql,
+        "columns": columns,
+        "key": key,
+        "method": method
+    }) -}}
+{% endmacro %}
+
+
+{#-
+    Whether the window's aggregate is computed in its linear form:
+    {"linear": bool, "argument_type": type or none}. method='linear' where
+    there is none is an error saying why; 'auto' takes it where it is exact
+    and wide enough to be faster. `helpers` says whether helper columns can
+    be added (rolling_select), which min and max need.
+-#}
+{% macro _sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=false) %}
+    {%- set start = window.start -%}
+    {%- set end = window.end -%}
+    {%- set result = {"linear": false, "argument_type": none} -%}
+    {#- Frames Spark already evaluates in one pass: from unbounded preceding,
+        or the whole partition. While dbt parses, types are not known yet:
+        whether there is a linear form is decided when the model compiles. -#}
+    {%- if start.kind == "unbounded" or not execute -%}
+        {{- return(result) -}}
+    {%- endif -%}
+    {%- set reason = none -%}
+    {%- if aggregate is none -%}
+        {%- set reason = "only sum, count, avg, min and max of one argument have a linear form" -%}
+    {%- elif aggregate.function in ["min", "max"] -%}
+        {%- if not helpers -%}
+            {%- set reason = "min and max need helper columns: use rolling_select" -%}
+        {%- elif window.frame_kind != "rows" or end.kind == "unbounded" -%}
+            {%- set reason = "min and max are linear over ROWS frames of a fixed width only" -%}
+        {%- endif -%}
+    {%- elif aggregate.function in ["sum", "avg"] -%}
+        {%- set argument_type = spark_query_catalog._sqc_argument_type(aggregate.argument, window.columns, relation) -%}
+        {%- do result.update({"argument_type": argument_type}) -%}
+        {%- set argument_class = spark_query_catalog._sqc_type_class(argument_type) -%}
+        {%- if argument_class is none -%}
+            {%- set reason = "the type of " ~ aggregate.argument ~ " is not known: pass `relation` (a ref() or a"
+                ~ " table) so that rolling can read it" -%}
+        {%- elif argument_class == "floating" -%}
+            {%- set reason = "prefix differences of " ~ argument_type ~ " values can differ from the frame's own"
+                ~ " sum in the last bits; cast the argument to a decimal for an exact linear form" -%}
+        {%- elif argument_class not in ["integral", "decimal"] -%}
+            {%- set reason = aggregate.function ~ " of " ~ argument_type ~ " has no linear form" -%}
+        {%- elif aggregate.function == "avg" and argument_class == "decimal"
+            and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none -%}
+            {%- set reason = "an exact avg of " ~ argument_type ~ " over this frame would need more than 38 digits" -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- if reason is none and window.frame_kind == "range" -%}
+        {%- set reason = spark_query_catalog._sqc_range_linear_reason(window) -%}
+    {%- endif -%}
+
+    {%- if reason is not none -%}
+        {%- if window.method == "linear" -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "method", "'auto' or 'native' here: there is no exact"
+                ~ " linear form (" ~ reason ~ ")", window.method) -}}
+        {%- endif -%}
+        {{- return(result) -}}
+    {%- endif -%}
+    {%- if window.method == "native" -%}
+        {{- return(result) -}}
+    {%- endif -%}
+    {%- set wide = true -%}
+    {%- if window.frame_kind == "rows" and end.kind != "unbounded" -%}
+        {%- set wide = (end.position - start.position + 1) >= spark_query_catalog._sqc_linear_min_width(aggregate.function) -%}
+    {%- endif -%}
+    {%- do result.update({"linear": window.method == "linear" or wide}) -%}
+    {{- return(result) -}}
+{% endmacro %}
+
+
+{#- Why a RANGE frame has no exact linear form, or none when it has one. -#}
+{% macro _sqc_range_linear_reason(window) %}
+    {%- set key = window.key -%}
+    {%- if key.kind is none -%}
+        {{- return("the order key's type is not known: pass `relation` so that rolling can read it") -}}
+    {%- elif key.kind not in ["integral", "decimal", "date", "timestamp"] -%}
+        {{- return("a " ~ key.kind ~ " key has no smallest step to tell a frame's start from the row before it") -}}
+    {%- endif -%}
+    {%- for bound in [window.start, window.end] if bound.kind == "interval" -%}
+        {%- if bound.interval.fields == "year_month" -%}
+            {{- return("months have no fixed length, so the row before a frame of months cannot be named") -}}
+        {%- elif bound.position is none -%}
+            {{- return("write the interval as a duration string ('7 days') so that its length is known") -}}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(none) -}}
+{% endmacro %}
+
+
+{#- The type of an aggregate's argument: the type it is cast to, its
+    column's, or the relation's answer to `describe query`; none when the
+    relation is not known. -#}
+{% macro _sqc_argument_type(argument, columns, relation) %}
+    {%- set cast = modules.re.match("^cast\\s*\\((.*)\\s+as\\s+([a-z_]+(?:\\s*\\(\\s*\\d+\\s*(?:,\\s*\\d+\\s*)?\\))?)\\s*\\)$",
+        argument | trim, modules.re.IGNORECASE + modules.re.DOTALL) -%}
+    {%- set column = spark_query_catalog._sqc_find_column(columns, argument) -%}
+    {%- if cast is not none -%}
+        {{- return(cast.group(2) | lower | replace(" ", "")) -}}
+    {%- elif column is not none -%}
+        {{- return(column.data_type) -}}
+    {%- elif columns is none or not execute -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set described = run_query("describe query select " ~ argument ~ " as argument from "
+        ~ spark_query_catalog._sqc_unlimited_sql(relation)) -%}
+    {{- return(described.rows[0][1] | lower) -}}
+{% endmacro %}
+
+
+{#- The digits [numerator precision, count digits] an exact linear avg of a
+    decimal(p, s) needs over this frame, or none past 38 (see _sqc_linear_sum_sql). -#}
+{% macro _sqc_linear_avg_digits(window, argument_type) %}
+    {%- set parts = spark_query_catalog._sqc_decimal_parts(argument_type) -%}
+    {%- if window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
+        {%- set count_digits = ((window.end.position - window.start.position + 1) | int | string) | length -%}
+    {%- else -%}
+        {#- A frame of values: up to 10^10 rows. -#}
+        {%- set count_digits = 11 -%}
+    {%- endif -%}
+    {%- if parts[0] + 2 * count_digits + 5 > 38 -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return([parts[0] + count_digits + 4, count_digits]) -}}
+{% endmacro %}

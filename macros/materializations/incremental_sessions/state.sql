@@ -1,0 +1,105 @@
+{#-
+    What the sessions table knows of itself, in two table properties, so that
+    a run need not read every session to learn it:
+      sqc.watermark     the largest loaded_at in the table, as a SQL literal
+                        (a timestamp as timestamp_micros(...): the same in
+                        every session time zone)
+      sqc.session_days  the most days a session spans (session_end's date
+                        minus session_date): touched sessions start at most
+                        that many days before the first new event
+    Both are none until measured (a new table; an older one). A property may
+    lag behind the table, never run ahead of it: the days are raised before
+    the sessions that need them are written, the watermark after. A lagging
+    watermark makes a run take some events as new again, which recomputes
+    their sessions to the same result.
+-#}
+
+{#- The stored table: its relation, its columns (read once per run) and its state. -#}
+{% macro _sqc_session_table(relation) %}
+    {%- set stored = adapter.get_columns_in_relation(relation) -%}
+    {%- set stored_names = stored | map(attribute="name") | map("lower") | list -%}
+    {%- if "session_date" not in stored_names or "sqc_loaded_at" not in stored_names -%}
+        {{- spark_query_catalog._sqc_error(
+            "incremental_sessions",
+            relation ~ " was not built by incremental_sessions (it has no session_date"
+            ~ " and sqc_loaded_at columns): rebuild it with --full-refresh."
+        ) -}}
+    {%- endif -%}
+    {{- return({
+        "relation": relation,
+        "data_columns": stored | map(attribute="name") | reject("equalto", "session_date") | list,
+        "loaded_type": spark_query_catalog._sqc_find_column(stored, "sqc_loaded_at").data_type | lower,
+        "state": spark_query_catalog._sqc_session_table_state(relation)
+    }) -}}
+{% endmacro %}
+
+
+{% macro _sqc_session_table_state(relation) %}
+    {%- set state = {"watermark": none, "session_days": none} -%}
+    {%- for row in run_query("show tblproperties " ~ relation) -%}
+        {%- if row[0] == "sqc.watermark" -%}
+            {%- do state.update({"watermark": row[1]}) -%}
+        {%- elif row[0] == "sqc.session_days" -%}
+            {%- do state.update({"session_days": row[1] | int}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- return(state) -}}
+{% endmacro %}
+
+
+{#- The SQL text of a loaded_at value, read back with _sqc_loaded_literal. -#}
+{% macro _sqc_loaded_text(expression, loaded_type) %}
+    {%- if loaded_type == "timestamp" -%}
+        {{- return("cast(unix_micros(" ~ expression ~ ") as string)") -}}
+    {%- endif -%}
+    {{- return("cast(" ~ expression ~ " as string)") -}}
+{% endmacro %}
+
+
+{% macro _sqc_loaded_literal(text, loaded_type) %}
+    {%- if text is none -%}
+        {{- return(none) -}}
+    {%- elif loaded_type == "timestamp" -%}
+        {{- return("timestamp_micros(" ~ text ~ ")") -}}
+    {%- endif -%}
+    {{- return(spark_query_catalog._sqc_typed_literal(text, loaded_type)) -}}
+{% endmacro %}
+
+
+{#- The most days a session spans, over the sessions of a query. -#}
+{% macro _sqc_session_days_sql() %}
+    {{- return("max(datediff(to_date(session_end), session_date))") -}}
+{% endmacro %}
+
+
+{#- Records what is known (a none is left unset) in the table and in `table.state`. -#}
+{% macro _sqc_record_state(table, watermark=none, session_days=none) %}
+    {%- set properties = [] -%}
+    {%- if watermark is not none -%}
+        {%- do properties.append("'sqc.watermark' = " ~ spark_query_catalog._sqc_string_literal(watermark)) -%}
+        {%- do table.state.update({"watermark": watermark}) -%}
+    {%- endif -%}
+    {%- if session_days is not none -%}
+        {%- do properties.append("'sqc.session_days' = '" ~ session_days ~ "'") -%}
+        {%- do table.state.update({"session_days": session_days}) -%}
+    {%- endif -%}
+    {%- if properties -%}
+        {%- do run_query("alter table " ~ table.relation ~ " set tblproperties (" ~ properties | join(", ") ~ ")") -%}
+    {%- endif -%}
+{% endmacro %}
+
+
+{#- Reads the watermark and the session days from every stored session (a
+    table built before they were kept, or just rebuilt). -#}
+{% macro _sqc_measure_session_table(table) %}
+    {%- set measured = run_query(
+        "select\n    " ~ spark_query_catalog._sqc_loaded_text("max(sqc_loaded_at)", table.loaded_type)
+        ~ " as watermark,\n    " ~ spark_query_catalog._sqc_session_days_sql()
+        ~ " as session_days\nfrom " ~ table.relation
+    ).rows[0] -%}
+    {%- do spark_query_catalog._sqc_record_state(
+        table,
+        spark_query_catalog._sqc_loaded_literal(measured[0], table.loaded_type),
+        measured[1]
+    ) -%}
+{% endmacro %}

@@ -1,0 +1,74 @@
+{#-
+    rolling(expression, order_by, partition_by=none, frame='rows',
+            preceding='unbounded', following=0, relation=none, method='auto')
+
+    A window expression with an explicit frame, for a select list:
+        <expression> over (partition by ... order by ... rows|range between ... and ...)
+
+    expression    The aggregate or window function, e.g. 'sum(level)'.
+    order_by      A column or expression (with asc/desc, nulls first/last),
+                  or a list of them (one for frame='range').
+    partition_by  A column or expression, or a list; none or [] for none
+                  (a compile-time warning: Spark then moves all rows to one
+                  partition).
+    frame         'rows' (physical offsets) or 'range' (offsets on the value
+                  of the single order key; rows with equal keys are peers).
+    preceding     Start of the frame: an integer (0 = current row; a negative
+                  number is after the current row: -2 is `2 following`),
+                  'unbounded', 'current row'; for RANGE also a number with a
+                  fraction (Spark truncates it over an integer key) or an
+                  interval: a duration string ('7 days', '1 year 2 months')
+                  or an interval literal ("interval '1-1' year to month").
+    following     End of the frame, same forms (-1 is `1 preceding`);
+                  default 0 (current row).
+    relation      Optional: the relation the window runs over. With it,
+                  column names are quoted as needed, the order key's type is
+                  checked against the frame as Spark checks it, and the
+                  aggregate's type is known, which the linear method needs.
+    method        'auto' (default): the linear form where it is exact and
+                  measured faster, else the native frame. 'native': Spark's
+                  frame as written. 'linear': the linear form, or a compile
+                  error saying why there is none.
+
+    The linear form of sum, count and avg is the aggregate over a frame from
+    unbounded preceding to the frame's end, less the same up to just before
+    its start: Spark evaluates both in one pass, where a sliding frame costs
+    rows x frame width. It equals the native frame exactly for integral and
+    decimal inputs (and count of anything). Floating-point sums and averages
+    stay native: prefix differences would change their last bits. min and
+    max need helper columns: see rolling_select.
+
+    Compile errors: offsets Spark refuses for the order key's type (an
+    interval over a numeric key, hours over a date, a number over a
+    timestamp), RANGE with several order keys, intervals with ROWS, intervals
+    mixing months with days, and a frame that starts after it ends.
+
+    Example:
+        {{ rolling('sum(level)', 'id', partition_by='device', frame='range',
+                   preceding=1) }} as level_sum
+    compiles to (inside a select list)
+        sum(level) over (
+            partition by device
+            order by id
+            range between 1 preceding and current row
+        ) as level_sum
+-#}
+{% macro rolling(expression, order_by, partition_by=none, frame="rows", preceding="unbounded", following=0,
+                 relation=none, method="auto") %}
+    {{- return(adapter.dispatch("rolling", "spark_query_catalog")(
+        expression, order_by, partition_by, frame, preceding, following, relation, method
+    )) -}}
+{% endmacro %}
+
+
+{% macro default__rolling(expression, order_by, partition_by, frame, preceding, following, relation, method) %}
+    {%- set window = spark_query_catalog._sqc_rolling_window(
+        "rolling", expression, order_by, partition_by, frame, preceding, following, relation, method
+    ) -%}
+    {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(expression) -%}
+    {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, "rolling") -%}
+    {%- if plan.linear -%}
+        {{- return(spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)) -}}
+    {%- endif -%}
+    {{- return(expression | trim ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
+{% endmacro %}

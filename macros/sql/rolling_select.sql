@@ -1,0 +1,66 @@
+{#-
+    rolling_select(relation, aggregates, order_by, partition_by=none, frame='rows',
+                   preceding='unbounded', following=0, method='auto')
+
+    A full `select`: every column of `relation` plus one column per aggregate,
+    each over the same window (the arguments of rolling). Where rolling returns
+    an expression, this returns the query, so that it can add the helper
+    columns that the linear form of min and max needs, and drop them again.
+
+    aggregates  A dict of output column to aggregate, e.g.
+                {'amount_max': 'max(amount)', 'amount_sum': 'sum(amount)'}.
+
+    min and max over a ROWS frame of w rows are linear by van Herk /
+    Gil-Werman: rows are numbered and cut into blocks of w; a running value
+    within each block from its start and from its end gives any frame of w
+    rows as the max (min) of two lookups: where the frame starts, the value
+    to the end of its block; where it ends, the value from the start of its
+    block. Three sorts of the rows, no more shuffles than the native frame.
+    sum, count and avg are rolling's expressions (prefix differences).
+
+    Example:
+        {{ rolling_select(ref('sales'), {'amount_max_last_1000': 'max(amount)'},
+                          'id', partition_by='store_id', preceding=999) }}
+-#}
+{% macro rolling_select(relation, aggregates, order_by, partition_by=none, frame="rows", preceding="unbounded",
+                        following=0, method="auto") %}
+    {{- return(adapter.dispatch("rolling_select", "spark_query_catalog")(
+        relation, aggregates, order_by, partition_by, frame, preceding, following, method
+    )) -}}
+{% endmacro %}
+
+
+{% macro default__rolling_select(relation, aggregates, order_by, partition_by, frame, preceding, following, method) %}
+    {%- set macro_name = "rolling_select" -%}
+    {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
+    {%- if aggregates is not mapping or aggregates | length == 0 -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", "a non-empty dict of output column to aggregate", aggregates) -}}
+    {%- endif -%}
+    {%- set items = spark_query_catalog._sqc_aggregates(aggregates, macro_name) -%}
+    {%- set window = spark_query_catalog._sqc_rolling_window(
+        macro_name, items[0].sql, order_by, partition_by, frame, preceding, following, relation, method
+    ) -%}
+    {%- set columns = [] -%}
+    {%- set extremes = [] -%}
+    {%- for item in items -%}
+        {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
+        {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=true) -%}
+        {%- set alias = spark_query_catalog._sqc_quote(item.alias) -%}
+        {%- if plan.linear and aggregate.function in ["min", "max"] -%}
+            {%- do extremes.append({"aggregate": aggregate, "alias": alias, "index": loop.index0}) -%}
+            {%- do columns.append({"alias": alias, "sql": none}) -%}
+        {%- elif plan.linear -%}
+            {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
+        {%- else -%}
+            {%- do columns.append({"alias": alias, "sql": item.sql ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if extremes | length == 0 -%}
+        {%- set select = ["*"] -%}
+        {%- for column in columns -%}
+            {%- do select.append(column.sql ~ " as " ~ column.alias) -%}
+        {%- endfor -%}
+        {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(select, 4) ~ "\nfrom " ~ relation_sql) -}}
+    {%- endif -%}
+    {{- return(spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, columns, extremes)) -}}
+{% endmacro %}
