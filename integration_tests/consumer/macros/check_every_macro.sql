@@ -1,0 +1,92 @@
+{#-
+    Every public macro of spark_query_catalog called on `relation` (any kind
+    of relation: the tests in tests/ pass one each), each output row compared,
+    as Spark's to_json of the row, with the rows worked out by hand in
+    seeds/expected_macro_outputs.csv. Returns the rows that differ: none when
+    every macro gives exactly the expected rows.
+
+    Under --empty dbt limits ref() and source() to no rows but not names or
+    Relations it did not make: the checks then run their SQL and compare
+    nothing.
+-#}
+{% macro check_every_macro(relation) %}
+    {%- set values = spark_query_catalog.pivot_values(relation, 'kind') -%}
+    {%- set checks = {
+        "pivot": spark_query_catalog.pivot(relation, 'kind', 'sum(amount)', group_by='user_id'),
+        "pivot_grand_total": spark_query_catalog.pivot(relation, 'kind', 'count(*)', group_by=[]),
+        "pivot_values": "select '" ~ values | join(",") ~ "' as values",
+        "unpivot": "select * from (" ~ spark_query_catalog.unpivot(
+            relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind']
+        ) ~ ") as unpivoted",
+        "sessionize": "select event_id, session_start, session_end from ("
+            ~ spark_query_catalog.sessionize(relation, 'user_id', 'event_at', '10 minutes') ~ ") as sessionized",
+        "session_windows": "select * except (session_id) from (" ~ spark_query_catalog.session_windows(
+            relation, 'user_id', 'event_at', '10 minutes', {'events': 'count(*)', 'total': 'sum(amount)'}
+        ) ~ ") as sessions",
+        "rolling_rows": "select event_id, " ~ spark_query_catalog.rolling(
+            'sum(amount)', 'event_at', partition_by='user_id', preceding=1, relation=relation
+        ) ~ " as amount_sum from " ~ relation,
+        "rolling_range": "select event_id, " ~ spark_query_catalog.rolling(
+            'count(*)', 'event_at', partition_by='user_id', frame='range', preceding='10 minutes', relation=relation
+        ) ~ " as event_count from " ~ relation,
+        "rolling_linear": "select event_id, " ~ spark_query_catalog.rolling(
+            'sum(amount)', 'event_id', partition_by='user_id', preceding=20, relation=relation, method='linear'
+        ) ~ " as amount_sum from " ~ relation,
+        "rolling_select": "select event_id, top_amount from (" ~ spark_query_catalog.rolling_select(
+            relation, {'top_amount': 'max(amount)'}, 'event_id', partition_by='user_id', preceding=1, method='linear'
+        ) ~ ") as rolled"
+    } -%}
+    {%- set stacked = "select * from (" ~ spark_query_catalog.unpivot(
+        relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind'],
+        method='stack'
+    ) ~ ") as stacked" -%}
+    {%- set outputs = [] -%}
+    {%- for name, sql in checks.items() -%}
+        {%- do outputs.append({"name": name, "sql": sql}) -%}
+    {%- endfor -%}
+    {%- do outputs.append({"name": "unpivot", "sql": stacked, "label": "unpivot, method=stack"}) -%}
+    {{- return(check_outputs(outputs)) -}}
+{%- endmacro %}
+
+
+{#- The rows of each output ({"name", "sql"[, "label"]}, or a dict of name to
+    SQL) that differ from its expected rows: `missing` or `unexpected`. -#}
+{% macro check_outputs(outputs) %}
+    {%- if outputs is mapping -%}
+        {%- set listed = [] -%}
+        {%- for name, sql in outputs.items() -%}
+            {%- do listed.append({"name": name, "sql": sql}) -%}
+        {%- endfor -%}
+        {%- set outputs = listed -%}
+    {%- endif -%}
+    {%- for output in outputs %}
+{{ "with " if loop.first else "" }}output_{{ loop.index }} as (
+    select to_json(struct(*)) as row_json
+    from (
+{{ output.sql }}
+    ) as macro_output
+),
+
+expected_{{ loop.index }} as (
+    select row_json
+    from {{ ref('expected_macro_outputs') }}
+    where check_name = '{{ output.name }}'
+),
+    {%- endfor %}
+
+differences as (
+    {%- for output in outputs %}
+    select '{{ output.label or output.name }}' as macro_call, 'missing' as difference, row_json
+    from (select * from expected_{{ loop.index }} except all select * from output_{{ loop.index }}) as missing
+    union all
+    select '{{ output.label or output.name }}' as macro_call, 'unexpected' as difference, row_json
+    from (select * from output_{{ loop.index }} except all select * from expected_{{ loop.index }}) as unexpected
+    {{- "\n    union all" if not loop.last }}
+    {%- endfor %}
+)
+
+select * from differences
+{%- if flags.EMPTY %}
+where false
+{%- endif %}
+{%- endmacro %}

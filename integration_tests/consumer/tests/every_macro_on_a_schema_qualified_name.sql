@@ -1,0 +1,3 @@
+-- depends_on: {{ ref('events') }}
+-- Every macro of the package on a schema qualified name.
+{{ check_every_macro(target.schema ~ '.events') }}

@@ -1,0 +1,3 @@
+-- depends_on: {{ ref('events') }}
+-- Every macro of the package on a view.
+{{ check_every_macro(ref('events_view')) }}
