@@ -18,44 +18,23 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from sqc.bench import UNPIVOT_SOURCES
-from sqc.dbt_harness import DbtProject, use_project_environment
+from sqc.bench.families import CATALOG_FAMILIES
+from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SCHEMA = "catalog_page"
-FAMILIES = ["pivot", "unpivot", "sessions", "window_frames"]
-# Benchmark families (sqc/bench.py) that measure each catalog family's macro.
-BENCH_FAMILIES = {
-    "pivot": ["pivot (23 values, sum)"],
-    "unpivot": [f"unpivot over {source}" for source in UNPIVOT_SOURCES],
-    "sessions": [
-        "sessions: events with a session (30 min)",
-        "sessions: one row per session (30 min)",
-    ],
-    "window_frames": [
-        "rolling: ROWS 100 preceding",
-        "rolling: RANGE 100 preceding",
-        "rolling: RANGE interval 1 day",
-    ],
-}
+FAMILIES = list(CATALOG_FAMILIES)
 AGGREGATES = ["HashAggregate", "ObjectHashAggregate", "SortAggregate"]
 GENERATORS = ["Generate", "Expand"]
 
 
-def plan_operators(tree: list[str]) -> list[str]:
-    """Operator names of a recorded plan tree, as the `plan` test reads them."""
-    names = []
-    for line in tree:
-        name = line.lstrip(" :+-*").rsplit(" (", 1)[0]
-        names.append(" ".join(name.split(" ")[:2]) if name.startswith("Scan ") else name)
-    return names
-
-
-def plan_summary(tree: list[str]) -> str:
-    if not tree:
+def plan_summary(operators: list[str]) -> str:
+    """Shuffles, aggregates, generators and windows of a recorded plan, from
+    the operators the `sqc_record_plan` post-hook read off it."""
+    if not operators:
         return "not recorded (the model's SQL selects its input: see its materialization)"
-    counts = Counter(plan_operators(tree))
+    counts = Counter(operators)
     parts = [f"{counts['Exchange']} Exchange"]
     parts += [f"{counts[a]} {a}" for a in AGGREGATES if counts[a]]
     parts += [f"{counts[g]} {g}" for g in GENERATORS if counts[g]]
@@ -67,7 +46,7 @@ def plan_summary(tree: list[str]) -> str:
 def bench_rows(family: str, bench: dict[str, Any]) -> list[str]:
     lines = []
     for timing in bench.get("timings", []):
-        if timing["family"] in BENCH_FAMILIES[family]:
+        if timing["family"] in CATALOG_FAMILIES[family]:
             lines.append(
                 f"| {timing['family']} | {timing['name']} | {timing['median']:.2f} s | "
                 f"{timing['ratio_to_fastest']:.2f}x | {timing['cpu_ratio_to_least']:.2f}x |"
@@ -75,7 +54,9 @@ def bench_rows(family: str, bench: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dict[str, Any]) -> str:
+def render(
+    models: list[dict[str, Any]], plans: dict[str, dict[str, list[str]]], bench: dict[str, Any]
+) -> str:
     out = [
         "# The query catalog",
         "",
@@ -106,13 +87,14 @@ def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dic
                 "",
             ]
         for model in members:
-            tree = plans.get(model["name"], [])
+            plan = plans.get(model["name"], {"tree": [], "operators": []})
+            tree = plan["tree"]
             out += [
                 f"### {model['name']}",
                 "",
                 re.sub(r"\s+", " ", model["description"]).strip(),
                 "",
-                f"Physical plan: {plan_summary(tree)}.",
+                f"Physical plan: {plan_summary(plan['operators'])}.",
                 "",
                 f"Materialized as `{model['config']['materialized']}`.",
                 "",
@@ -142,6 +124,15 @@ def render(models: list[dict[str, Any]], plans: dict[str, list[str]], bench: dic
     return "\n".join(out)
 
 
+def recorded_plan(dbt: DbtProject, model: str) -> dict[str, list[str]]:
+    """The plan tree and its operators as `sqc_record_plan` stored them."""
+    properties = {row[0]: str(row[1]) for row in dbt.sql(f"show tblproperties {dbt.table(model)}")}
+    return {
+        "tree": properties.get("sqc.physical_plan", "").split("\n"),
+        "operators": [o for o in properties.get("sqc.plan_operators", "").split(",") if o],
+    }
+
+
 def main() -> None:
     use_project_environment(ROOT, ".state/catalog_page")
     dbt = DbtProject(ROOT, schema=SCHEMA)
@@ -160,11 +151,7 @@ def main() -> None:
             ),
             key=lambda node: node["name"],
         )
-        plans = {}
-        for model in models:
-            rows = dbt.sql(f"show tblproperties {dbt.table(model['name'])} ('sqc.physical_plan')")
-            text = str(rows[0][1]) if rows else ""
-            plans[model["name"]] = [] if "does not have" in text or not text else text.split("\n")
+        plans = {model["name"]: recorded_plan(dbt, model["name"]) for model in models}
     finally:
         dbt.drop_schema()
     bench_file = DOCS / "bench" / "bench.json"

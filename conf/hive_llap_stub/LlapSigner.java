@@ -2,8 +2,9 @@
 // get_splits function names it), missing from the jars the pyspark wheel
 // ships. Without it the registry fails to load the first time a Thrift server
 // thread builds a Hive client, and every later attempt waits forever (see
-// sqc/servers.py). Compiled into classes/ with:
-//   javac --release 8 -d sqc/hive_llap_stub/classes sqc/hive_llap_stub/LlapSigner.java
+// sqc/servers). sqc.servers compiles it with the JDK's javac into
+// .state/hive_llap_stub/classes the first time a Thrift server starts:
+//   javac --release 8 -d .state/hive_llap_stub/classes conf/hive_llap_stub/LlapSigner.java
 package org.apache.hadoop.hive.llap.security;
 
 public interface LlapSigner {

@@ -1,6 +1,6 @@
 """`dbt seed` timed end to end: stock dbt-spark, this project's loader, Spark's reader.
 
-    python -m sqc.bench_seeds --rows 10000 100000 --runs 3 [--target thrift]
+    python -m sqc.bench.seeds --rows 10000 100000 --runs 3 [--target thrift]
 
 Each run is a fresh process, JVM start included, as a user's `dbt seed` is:
 
@@ -31,10 +31,10 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from sqc.seed_project import write_csv, write_project
 from sqc.servers import ThriftServer
+from sqc.testing.seed_project import write_csv, write_project
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STATE = ROOT / ".state" / "bench_seeds"
 SPARK_SCRIPT = """
 import sys

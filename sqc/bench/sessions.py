@@ -1,6 +1,6 @@
 """incremental_sessions against a full rebuild, in one process.
 
-    python -m sqc.bench_sessions [--events 10000000] [--runs 3]
+    python -m sqc.bench.sessions [--events 10000000] [--runs 3]
 
 History: `--events` events of 10,000 users over 100 days (2024-01-01 to
 04-10), in bursts of 10 events (gaps of 0 to 40 minutes, 1 in 8 over the 30
@@ -31,10 +31,10 @@ from pathlib import Path
 import yaml
 from tqdm import tqdm
 
-from sqc.dbt_harness import DbtProject, use_bench_environment
-from sqc.seed_project import write_project
+from sqc.testing.dbt_harness import DbtProject, use_bench_environment
+from sqc.testing.seed_project import write_project
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = "bench_sessions"
 MODEL = """{{ config(
     materialized='incremental_sessions',

@@ -9,7 +9,9 @@
 
 Everything comes from the pyspark wheel (its jars and bin/ scripts); the
 servers bind to 127.0.0.1 unless told otherwise. Pid, log, warehouse and
-metastore of each server live under .state/servers/<name>/.
+metastore of each server live under .state/servers/<name>/. Thrift servers
+also get one Java type the wheel lacks (conf/hive_llap_stub), compiled with
+the JDK's javac into .state/hive_llap_stub/ the first time it is needed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -25,13 +28,31 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-HIVE_LLAP_STUB = Path(__file__).resolve().parent / "hive_llap_stub" / "classes"
+ROOT = Path(__file__).resolve().parents[2]
 STATE = Path(os.environ.get("SQC_SERVER_STATE", ROOT / ".state" / "servers"))
+HIVE_LLAP_STUB_SOURCE = ROOT / "conf" / "hive_llap_stub" / "LlapSigner.java"
+HIVE_LLAP_STUB_CLASSES = ROOT / ".state" / "hive_llap_stub" / "classes"
 
 
 class ServerError(RuntimeError):
     """A server did not start, or is not where it should be."""
+
+
+def hive_llap_stub() -> Path:
+    """The class folder of the hive-llap stub, compiled from its source with
+    the JDK's javac when missing or older than the source."""
+    compiled = HIVE_LLAP_STUB_CLASSES / "org/apache/hadoop/hive/llap/security/LlapSigner.class"
+    source_time = HIVE_LLAP_STUB_SOURCE.stat().st_mtime
+    if not compiled.exists() or compiled.stat().st_mtime < source_time:
+        javac = shutil.which("javac")
+        if javac is None:
+            raise ServerError(
+                "javac (from a JDK 17) is needed to compile conf/hive_llap_stub/LlapSigner.java "
+                "for the Thrift server; install a JDK or put javac on PATH."
+            )
+        command = [javac, "--release", "8", "-nowarn", "-d", str(HIVE_LLAP_STUB_CLASSES)]
+        subprocess.run([*command, str(HIVE_LLAP_STUB_SOURCE)], check=True, capture_output=True)
+    return HIVE_LLAP_STUB_CLASSES
 
 
 def spark_home() -> Path:
@@ -214,8 +235,8 @@ class ThriftServer(Server):
             "--driver-memory", self.driver_memory,
             *cluster,
             *_spark_confs(self.host, self.directory),
-            # Lets Hive's function registry load (sqc/hive_llap_stub).
-            "--driver-class-path", str(HIVE_LLAP_STUB),
+            # Lets Hive's function registry load (conf/hive_llap_stub).
+            "--driver-class-path", str(hive_llap_stub()),
             "spark-internal",
             "--hiveconf", f"hive.server2.thrift.bind.host={self.host}",
             "--hiveconf", f"hive.server2.thrift.port={self.port}",
@@ -483,7 +504,3 @@ def main(argv: list[str] | None = None) -> int:
         print(str(error), file=sys.stderr)
         return 1
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -91,8 +91,12 @@ class DbtProject:
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     infos: list[str] = field(default_factory=list)
+    # The SQL of every query the last invocation ran (dbt's SQLQuery events).
+    queries: list[str] = field(default_factory=list)
 
     def _collect(self, event: Any) -> None:
+        if event.info.name == "SQLQuery":
+            self.queries.append(event.data.sql)
         level = event.info.level
         if level == "warn":
             self.warnings.append(event.info.msg)
@@ -110,6 +114,7 @@ class DbtProject:
         self.warnings.clear()
         self.errors.clear()
         self.infos.clear()
+        self.queries.clear()
         runner = dbtRunner(callbacks=[self._collect])
         result = runner.invoke(
             [

@@ -1,6 +1,6 @@
 """The catalog's built tables as data, to compare targets with one another.
 
-    python -m sqc.fingerprint [--target session] [--out .state/fingerprints/session.json]
+    python -m sqc.testing.fingerprint [--target session] [--out .state/fingerprints/session.json]
 
 builds the catalog (`dbt build`) on a target in a schema of its own and writes
 every table's rows, each as Spark's `to_json` of the row, sorted. Two targets
@@ -17,10 +17,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqc.dbt_harness import DbtProject, use_project_environment
+from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / ".state" / "fingerprints" / "session.json"
+
+
+def catalog_tables() -> int:
+    """How many tables the catalog builds: one per seed and one per model
+    (every model is a table, the incremental one included)."""
+    return len(list((ROOT / "seeds").rglob("*.csv"))) + len(list((ROOT / "models").rglob("*.sql")))
 
 
 def catalog_rows(project: DbtProject) -> dict[str, list[str]]:
@@ -67,7 +73,7 @@ def load_reference() -> dict[str, list[str]]:
         # marks its own process as Connect through these variables).
         connect = ("SPARK_CONNECT_MODE_ENABLED", "SPARK_REMOTE", "SPARK_LOCAL_REMOTE")
         environment = {k: v for k, v in os.environ.items() if k not in connect}
-        command = [sys.executable, "-m", "sqc.fingerprint"]
+        command = [sys.executable, "-m", "sqc.testing.fingerprint"]
         subprocess.run(command, check=True, cwd=ROOT, env=environment)
         saved = json.loads(REFERENCE.read_text())
     return dict(saved["tables"])

@@ -5,10 +5,13 @@ Written from Spark's documented semantics, not from the macros.
 
 from __future__ import annotations
 
+import calendar
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -74,3 +77,127 @@ def pivot_sum(
             cell = value if cell is None else cell + value
         cells[key][pivot_value] = cell
     return cells
+
+
+@dataclass(frozen=True)
+class FrameRow:
+    row_id: int
+    partition: Hashable
+    key: Any  # the order key: a number, date or datetime, or None
+    value: Any  # int, Decimal or None
+
+
+def add_months(moment: date, months: int) -> date:
+    """Spark's date (or timestamp) + a year-month interval: the same day of
+    the target month, or its last day when that month is shorter."""
+    month_index = moment.year * 12 + moment.month - 1 + months
+    year, month = divmod(month_index, 12)
+    last_day = calendar.monthrange(year, month + 1)[1]
+    return moment.replace(year=year, month=month + 1, day=min(moment.day, last_day))
+
+
+def shifted(key: Any, offset: Any) -> Any:
+    """key + offset, as a RANGE frame bound: offsets are numbers, timedeltas,
+    or ("months", n) for a year-month interval."""
+    if isinstance(offset, tuple):
+        return add_months(key, offset[1])
+    return key + offset
+
+
+def negated(offset: Any) -> Any:
+    if isinstance(offset, tuple):
+        return (offset[0], -offset[1])
+    return -offset
+
+
+def frame_aggregate(
+    rows: Sequence[FrameRow],
+    aggregate: str,
+    frame: str,
+    start: Any,
+    end: Any,
+    descending: bool = False,
+    nulls_first: bool | None = None,
+    decimal_scale: int | None = None,
+) -> dict[int, Any]:
+    """Each row's aggregate over its window frame, from Spark's semantics.
+
+    Rows are ordered by key within their partition (ROWS frames need keys
+    that do not tie). `start` and `end` are offsets from the current row (a
+    negative offset is before it) or None for unbounded. ROWS counts rows;
+    RANGE compares keys: a row is in the frame when its key lies between the
+    current key plus `start` and plus `end` (reversed for a descending
+    order); a NULL key's frame is every NULL-key row of its partition, up to
+    the partition's edge where a bound is unbounded. `aggregate` is sum,
+    count (of non-NULL values), count_rows, avg, min or max: sum, avg, min and
+    max of an empty frame, or of NULLs only, are NULL; count is 0. An avg of
+    decimals is rounded half up to `decimal_scale` + 4 places, as Spark's.
+    """
+    if nulls_first is None:
+        nulls_first = not descending
+    by_partition: dict[Hashable, list[FrameRow]] = defaultdict(list)
+    for row in rows:
+        by_partition[row.partition].append(row)
+    result: dict[int, Any] = {}
+    for members in by_partition.values():
+        present = sorted((r for r in members if r.key is not None), key=lambda r: r.key,
+                         reverse=descending)  # fmt: skip
+        nulls = [r for r in members if r.key is None]
+        ordered = nulls + present if nulls_first else present + nulls
+        for index, row in enumerate(ordered):
+            if frame == "rows":
+                low = 0 if start is None else max(index + start, 0)
+                high = len(ordered) - 1 if end is None else index + end
+                chosen = ordered[low : high + 1] if low <= high else []
+            elif row.key is None:
+                null_positions = [i for i, r in enumerate(ordered) if r.key is None]
+                low = 0 if start is None else null_positions[0]
+                high = len(ordered) - 1 if end is None else null_positions[-1]
+                chosen = ordered[low : high + 1]
+            else:
+                chosen = [
+                    other for other in ordered
+                    if _in_range(other.key, row.key, start, end, descending, nulls_first)
+                ]  # fmt: skip
+            result[row.row_id] = _aggregate(aggregate, chosen, decimal_scale)
+    return result
+
+
+def _in_range(
+    key: Any, current: Any, start: Any, end: Any, descending: bool, nulls_first: bool
+) -> bool:
+    """Whether a row's `key` is in the RANGE frame of a row keyed `current`:
+    between current + start and current + end, along the order (a descending
+    order counts offsets the other way). A NULL key sorts before (or after)
+    every value, so only an unbounded side reaches it."""
+    if key is None:
+        return (start is None and nulls_first) or (end is None and not nulls_first)
+    if descending:
+        low = None if end is None else shifted(current, negated(end))
+        high = None if start is None else shifted(current, negated(start))
+    else:
+        low = None if start is None else shifted(current, start)
+        high = None if end is None else shifted(current, end)
+    return (low is None or key >= low) and (high is None or key <= high)
+
+
+def _aggregate(aggregate: str, chosen: Sequence[FrameRow], decimal_scale: int | None) -> Any:
+    values = [r.value for r in chosen if r.value is not None]
+    if aggregate == "count_rows":
+        return len(chosen)
+    if aggregate == "count":
+        return len(values)
+    if not values:
+        return None
+    if aggregate == "sum":
+        return sum(values)
+    if aggregate == "min":
+        return min(values)
+    if aggregate == "max":
+        return max(values)
+    if aggregate == "avg":
+        if decimal_scale is None:
+            return sum(values) / len(values)
+        quantum = Decimal(1).scaleb(-(decimal_scale + 4))
+        return (Decimal(sum(values)) / Decimal(len(values))).quantize(quantum, ROUND_HALF_UP)
+    raise ValueError(aggregate)
