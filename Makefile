@@ -1,10 +1,12 @@
 # Two commands on a fresh machine (Python 3.11, Java 17, package registries):
 #   make build   set up .venv and run `dbt build` on embedded Spark
 #   make test    run the whole test suite
+# `make help` lists every target.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TIMES := .state/test-times
 
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_LOG_PATH ?= $(CURDIR)/.state/logs
@@ -14,42 +16,51 @@ export PYSPARK_PYTHON := $(CURDIR)/$(BIN)/python
 # a static setting the server already has: PySpark warns on each statement.
 export PYTHONWARNINGS := ignore:Failed to set spark.sql.catalogImplementation
 
-.PHONY: build test test-session test-thrift test-cluster test-connect install lint compile \
-	clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-seeds bench-sessions catalog-page
+# A stage of `make test`: its time goes to $(TIMES), printed at the end.
+timed = @start=$$(date +%s); $(2); status=$$?; \
+	echo "$(1) $$(( $$(date +%s) - start ))" >> $(TIMES); exit $$status
 
-build: $(STAMP)
+.PHONY: help build test test-fast test-session test-thrift test-cluster test-connect install lint \
+	compile clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
+	servers-status servers-stop bench bench-seeds bench-sessions bench-overhead catalog-page
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | expand -t 18
+	@printf '%s\t%s\n' "<server>-start" "start a server on 127.0.0.1: thrift, cluster or connect" \
+		"<server>-stop" "stop it" | expand -t 18
+
+build: $(STAMP) ## install, then `dbt build` of the catalog on embedded Spark
 	$(BIN)/dbt build --target session
 
-test: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(MAKE) test-session
-	$(MAKE) test-thrift
-	$(MAKE) test-cluster
-	$(MAKE) test-connect
+test: $(STAMP) ## the whole suite: lint, fast tier, then every target; prints each stage's time
+	@mkdir -p .state && rm -f $(TIMES)
+	$(call timed,lint,$(BIN)/ruff check . && $(BIN)/ruff format --check .)
+	$(call timed,test-fast,$(BIN)/pytest pytests/unit)
+	$(call timed,test-session,$(MAKE) --no-print-directory test-session)
+	$(call timed,test-thrift,$(MAKE) --no-print-directory test-thrift)
+	$(call timed,test-cluster,$(MAKE) --no-print-directory test-cluster)
+	$(call timed,test-connect,$(MAKE) --no-print-directory test-connect)
+	@echo "stage seconds:" && cat $(TIMES) | expand -t 16
 
-# The suite on embedded Spark, then against real servers that the tests
-# start on 127.0.0.1 and stop: a Spark Thrift server (port 10011), a
-# standalone cluster behind one (10012), and Spark Connect (15012). Each run
-# builds the catalog and compares every table with the session run's.
-test-session: $(STAMP)
-	$(BIN)/pytest --target session
+test-fast: $(STAMP) ## the tier with no JVM: macros rendered with dbt's Jinja, Python helpers (seconds)
+	$(BIN)/pytest pytests/unit
 
-test-thrift: $(STAMP)
-	$(BIN)/pytest --target thrift
+# Every feature on embedded Spark; then, against real servers that the tests
+# start on 127.0.0.1 and stop, what a server changes: a Spark Thrift server
+# (port 10011), a standalone cluster behind one (10012), Spark Connect (15012).
+test-session: $(STAMP) ## every test on the embedded session
+	$(BIN)/pytest --target session --ignore pytests/unit
 
-# The cluster: the catalog build, the comparison, and proof that tasks ran
-# in the Workers' executors.
-test-cluster: $(STAMP)
-	$(BIN)/pytest --target cluster pytests/test_catalog.py pytests/test_servers.py
+test-thrift: $(STAMP) ## on a Thrift server: catalog and comparison, seeds, faults, threads, incremental
+	$(BIN)/pytest --target thrift -m server
 
-# Spark Connect: the catalog build and comparison, and the plan tests.
-test-connect: $(STAMP)
-	$(BIN)/pytest --target connect pytests/test_catalog.py pytests/test_servers.py \
-		pytests/test_plans.py
+test-cluster: $(STAMP) ## on a standalone cluster: catalog and comparison, tasks on the Workers
+	$(BIN)/pytest --target cluster pytests/catalog pytests/servers/test_servers.py
 
-install: $(STAMP)
+test-connect: $(STAMP) ## on Spark Connect: catalog and comparison, plan tests
+	$(BIN)/pytest --target connect pytests/catalog pytests/servers/test_servers.py pytests/plans
+
+install: $(STAMP) ## create .venv with the pinned dependencies
 
 $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,9 +68,12 @@ $(STAMP): requirements.txt requirements-dev.txt constraints.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -c constraints.txt
 	touch $@
 
-lint: $(STAMP)
+lint: $(STAMP) ## ruff, and sqlfluff on the models and singular tests
 	$(BIN)/ruff check .
 	$(BIN)/sqlfluff lint models tests
+
+compile: $(STAMP) ## dbt compile on embedded Spark (then read target/compiled/)
+	$(BIN)/dbt compile --target session
 
 # Servers for the targets, on 127.0.0.1 with their state in .state/servers/:
 #   thrift   a Spark Thrift server, port 10000 (SPARK_THRIFT_HOST / SPARK_THRIFT_PORT)
@@ -74,34 +88,28 @@ $(SERVERS:%=%-start): %-start: $(STAMP)
 $(SERVERS:%=%-stop): %-stop: $(STAMP)
 	$(BIN)/python -m sqc.servers stop $*
 
-servers-status: $(STAMP)
+servers-status: $(STAMP) ## which servers run
 	$(BIN)/python -m sqc.servers status all
 
-servers-stop: $(STAMP)
+servers-stop: $(STAMP) ## stop every server
 	$(BIN)/python -m sqc.servers stop all
 
-# Each macro beside its alternatives on generated data (10M rows; ROWS=N to
-# change): docs/bench/bench.json, bench.md and bench.png.
 ROWS ?= 10000000
-bench: $(STAMP)
+bench: $(STAMP) ## each macro beside its alternatives (ROWS=10000000): docs/bench/bench.*
 	$(BIN)/python -m sqc.bench --rows $(ROWS)
 
-# incremental_sessions against a full rebuild: 10M events of history, a 1%
-# batch (EVENTS=N to change): docs/bench/sessions.json.
-EVENTS ?= 10000000
-bench-sessions: $(STAMP)
-	$(BIN)/python -m sqc.bench_sessions --events $(EVENTS)
+bench-sessions: $(STAMP) ## incremental_sessions as history grows: docs/bench/sessions.*
+	$(BIN)/python -m sqc.bench.sessions
 
-# docs/catalog.md: every catalog query with its description, macro call,
-# compiled SQL, physical plan and benchmark ratio.
-catalog-page: $(STAMP)
+bench-seeds: $(STAMP) ## dbt seed against spark.read.csv, whole processes: docs/bench/seeds.json
+	$(BIN)/python -m sqc.bench.seeds
+
+bench-overhead: $(STAMP) ## dbt build of the catalog against its SQL run bare: docs/bench/overhead.*
+	$(BIN)/python -m sqc.bench.overhead
+
+catalog-page: $(STAMP) ## docs/catalog.md from dbt's artifacts, the plans and bench.json
 	$(BIN)/python -m sqc.catalog_page
 
-bench-seeds: $(STAMP)
-	$(BIN)/python -m sqc.bench_seeds
-
-compile: $(STAMP)
-	$(BIN)/dbt compile --target session
-
-clean:
-	rm -rf target dbt_packages logs .state integration_tests/target integration_tests/dbt_packages integration_tests/logs
+clean: ## remove target/, dbt_packages/, logs and .state/
+	rm -rf target dbt_packages logs .state integration_tests/*/target \
+		integration_tests/*/dbt_packages integration_tests/*/logs

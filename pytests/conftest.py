@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sqc.dbt_harness import DbtProject, connect_url, use_project_environment
 from sqc.servers import Cluster, ConnectServer, Server, ThriftServer
+from sqc.testing.dbt_harness import DbtProject, connect_url, use_project_environment
 
 settings.register_profile("session", max_examples=40, deadline=None)
 # Over a server each example is several round trips: fewer examples.

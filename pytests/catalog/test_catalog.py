@@ -13,15 +13,27 @@ from pathlib import Path
 import pytest
 from sqlfluff.core import FluffConfig, Linter
 
-from sqc.dbt_harness import DbtProject
-from sqc.fingerprint import catalog_rows, differences, load_reference, save_reference
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.fingerprint import (
+    catalog_rows,
+    catalog_tables,
+    differences,
+    load_reference,
+    save_reference,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-FAMILIES = ["pivot", "unpivot", "sessions", "window_frames"]
+# What a server changes: this module runs on every target (make test-thrift).
+pytestmark = pytest.mark.server
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILIES = ["pivot", "unpivot", "sessions", "rolling"]
+MODELS = sorted((ROOT / "models").rglob("*.sql"))
 
 
 @pytest.fixture(scope="module")
 def built(project: DbtProject) -> DbtProject:
+    # Compiled SQL of this build only (a renamed model leaves its old file).
+    shutil.rmtree(ROOT / "target" / "compiled", ignore_errors=True)
     result = project.invoke("build")
     statuses = [str(r.status) for r in result.result.results]
     assert statuses, "dbt build ran nothing"
@@ -67,7 +79,7 @@ def test_same_catalog_as_embedded_spark(catalog: dict[str, list[str]], target: s
     models, seeds and macros) a build in a separate process."""
     if target == "session":
         pytest.skip("the session run is the reference the other targets are compared with")
-    assert len(catalog) >= 34
+    assert len(catalog) == catalog_tables()
     assert differences(load_reference(), catalog) == []
 
 
@@ -77,27 +89,52 @@ def _session_only(target: str) -> None:
 
 
 def test_models_lint_clean(built: DbtProject, target: str) -> None:
-    """`sqlfluff lint` of the models (dbt templater, sparksql dialect)."""
+    """`sqlfluff lint` of the models and singular tests (dbt templater,
+    sparksql dialect, the project's .sqlfluff)."""
     _session_only(target)
     config = FluffConfig.from_root(overrides={"dialect": "sparksql"})
     linted = Linter(config=config).lint_paths(("models", "tests"))
     violations = _violations(linted)
-    assert len(linted.as_records()) >= 15
+    sources = sorted(ROOT.glob("models/**/*.sql")) + sorted(ROOT.glob("tests/**/*.sql"))
+    assert len(linted.as_records()) == len(sources)
     assert violations == []
 
 
+# sqlfluff's default rules for SQL the project emits, but for AM04: PIVOT and
+# UNPIVOT select * because their columns come from the data.
+EMITTED_RULES = FluffConfig(
+    configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}},
+    ignore_local_config=True,
+)
+
+
+def lint_emitted(sql: str, name: str) -> list[str]:
+    """sqlfluff's default rules on SQL text the project emitted."""
+    linted = Linter(config=EMITTED_RULES).lint_string(sql.strip() + "\n", fname=name)
+    return [f"{name}:{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
+
+
 def test_compiled_sql_lints_clean(built: DbtProject, target: str) -> None:
-    """The SQL the macros generate passes sqlfluff's default rules."""
+    """The SQL the macros generate (every model's compiled SQL) and the SQL of
+    the project's generic tests (equal_rows, plan) pass sqlfluff's default
+    rules. Read as text: .sqlfluffignore keeps target/ out of `make lint`."""
     _session_only(target)
-    compiled = ROOT / "target" / "compiled" / "spark_query_catalog" / "models"
-    config = FluffConfig(
-        configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}},
-        ignore_local_config=True,
+    compiled = ROOT / "target" / "compiled" / "spark_query_catalog"
+    models = sorted(compiled.glob("models/*/*.sql"))
+    assert [p.stem for p in models] == sorted(p.stem for p in MODELS)
+    tests = sorted(
+        p
+        for p in compiled.glob("models/*/*.yml/*.sql")
+        if p.name.startswith(("equal_rows_", "plan_"))
     )
-    paths = sorted(str(p) for p in compiled.rglob("*.sql"))
-    assert len(paths) >= 14
-    linted = Linter(config=config).lint_paths(tuple(paths))
-    assert _violations(linted) == []
+    assert len(tests) == _generic_tests("equal_rows") + _generic_tests("plan")
+    violations = [v for path in models + tests for v in lint_emitted(path.read_text(), path.name)]
+    assert violations == []
+
+
+def _generic_tests(name: str) -> int:
+    """How many uses of a generic test the catalog's properties files make."""
+    return sum(path.read_text().count(f"      - {name}:") for path in ROOT.glob("models/*/*.yml"))
 
 
 def _violations(linted: object) -> list[str]:

@@ -18,9 +18,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqc import reference
-from sqc.dbt_harness import DbtProject, values_sql
-from sqc.seed_project import write_project
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
+from sqc.testing.seed_project import write_project
 
 BASE = datetime(2024, 1, 1, 23, 59, 0)  # sessions cross midnight: two partitions
 GAP = timedelta(seconds=10)

@@ -1,15 +1,20 @@
-"""The project installed as a package into another dbt project."""
+"""The project installed as a package into other dbt projects
+(integration_tests/): a consumer that lists it and changes nothing of it, and
+one that opts in to its dispatch overrides."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from sqc.dbt_harness import DbtProject
+from sqc.testing.dbt_harness import DbtProject
 
-CONSUMER = Path(__file__).resolve().parents[1] / "integration_tests"
+ROOT = Path(__file__).resolve().parents[2]
+CONSUMER = ROOT / "integration_tests" / "consumer"
+OPT_IN = ROOT / "integration_tests" / "opt_in"
 
 
 @pytest.fixture(scope="module")
@@ -21,42 +26,142 @@ def consumer(target: str) -> Iterator[DbtProject]:
     dbt.drop_schema()
 
 
+@pytest.fixture(scope="module")
+def opt_in(target: str) -> Iterator[DbtProject]:
+    dbt = DbtProject(OPT_IN, target=target, schema="pytest_package_opt_in")
+    dbt.invoke("deps")
+    dbt.drop_schema()
+    yield dbt
+    dbt.drop_schema()
+
+
 def test_parse_runs_no_query(consumer: DbtProject) -> None:
-    """While dbt parses, discovery and introspection return early: the schema
-    (and so the seeds they would read) does not even exist yet."""
-    consumer.invoke("parse")
-    names = [row.namespace for row in consumer.sql("show schemas")]
-    assert consumer.schema not in names
+    """While dbt parses, discovery and introspection return early: dbt logs
+    no SQL at all (a run-operation, by contrast, logs its query)."""
+    consumer.invoke("parse", "--no-partial-parse")
+    assert consumer.queries == []
+    consumer.invoke("run-operation", "sqc_ping")
+    assert [query.strip().splitlines()[-1].strip() for query in consumer.queries] == ["select 1"]
 
 
-def test_build_through_the_package(consumer: DbtProject) -> None:
-    consumer.invoke("build")
-    pivoted = f"select * from {consumer.table('amount_by_customer_and_status')}"
-    names = [name for name, _ in consumer.columns(pivoted)]
+def test_the_package_adds_no_node(consumer: DbtProject) -> None:
+    """Installed as a package, the project adds macros, generic tests and a
+    materialization: none of its seeds, models, tests or unit tests, though
+    the consumer's seeds are named like the catalog's (metrics, teams,
+    events)."""
+    consumer.invoke("ls", "--output", "json", "--resource-type", "all")
+    listed = [json.loads(line) for line in consumer.infos if line.startswith("{")]
+    packages = {node["package_name"] for node in listed}
+    assert packages == {"catalog_consumer"}
+    assert {"seed.catalog_consumer.metrics", "seed.catalog_consumer.teams"} <= {
+        node["unique_id"] for node in listed
+    }
+
+
+def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
+    """dbt build: every public macro on a ref, a view, a quoted source, a
+    Relation without a schema, a temporary view's name, a global temporary
+    view, schema- and catalog-qualified names, and an ephemeral model with
+    values given, each output equal to rows worked out by hand; and none of
+    the package's tables in the consumer's schema."""
+    result = consumer.invoke("build")
+    statuses = {r.node.name: str(r.status) for r in result.result.results}
+    assert set(statuses.values()) <= {"success", "pass"}, statuses
+    checks = {name for name in statuses if name.startswith("every_macro_on_")}
+    assert len(checks) == 8, checks
+    assert "consumer_models" in statuses
+    tables = {row.tableName for row in consumer.sql(f"show tables in {consumer.schema}")}
+    assert tables == {
+        "events", "metrics", "teams", "expected_macro_outputs", "events_view",
+        "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
+    } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            "{{ spark_query_catalog.pivot(ref('events_ephemeral'), 'kind', 'sum(amount)') }}",
+            ["is an ephemeral model", "pass `values` explicitly", "materialize the model"],
+        ),
+        (
+            "{{ spark_query_catalog.unpivot(ref('events_ephemeral')) }}",
+            ["Unpivoting every column (columns=none)", "pass the columns to unpivot as `columns`"],
+        ),
+        (
+            "{{ spark_query_catalog.pivot_values("
+            "api.Relation.create(schema=target.schema, identifier='missing'), 'kind') }}",
+            ["does not exist (yet)", "overrides: macros: {pivot_values: [...]}"],
+        ),
+    ],
+)
+def test_relations_that_cannot_be_read_are_clear_errors(
+    consumer: DbtProject, call: str, words: list[str]
+) -> None:
+    message = consumer.compile_error(call)
+    assert "spark_query_catalog." in message
+    for word in words:
+        assert word in message, message
+
+
+def test_docs_generate(consumer: DbtProject) -> None:
+    """dbt docs generate on a project that uses the package: the consumer's
+    models are documented with their columns, none of the package's."""
+    consumer.invoke("docs", "generate")
+    catalog = json.loads((CONSUMER / "target" / "catalog.json").read_text())
+    assert {key.split(".")[1] for key in catalog["nodes"]} == {"catalog_consumer"}
+    pivoted = catalog["nodes"]["model.catalog_consumer.team_points_by_country"]["columns"]
+    assert {name.lower() for name in pivoted} == {"country", "alpha", "beta", "gamma"}
+
+
+def test_build_empty(consumer: DbtProject) -> None:
+    """dbt build --empty: every model builds with no rows and every test
+    passes, the pivots included (their values are still discovered)."""
+    result = consumer.invoke("build", "--empty")
+    assert {str(r.status) for r in result.result.results} <= {"success", "pass"}
+    rows = consumer.sql(f"select * from {consumer.table('team_points_by_country')}")
+    assert rows == []
+    names = [
+        name
+        for name, _ in consumer.columns(f"select * from {consumer.table('team_points_by_country')}")
+    ]
+    assert names == ["country", "alpha", "beta", "gamma"]
+
+
+def test_opt_in_build_through_the_package(opt_in: DbtProject) -> None:
+    opt_in.invoke("build")
+    pivoted = f"select * from {opt_in.table('amount_by_customer_and_status')}"
+    names = [name for name, _ in opt_in.columns(pivoted)]
     assert names == ["customer_id", "null", "placed", "returned", "shipped"]
-    rows = {r.customer_id: r for r in consumer.sql(pivoted)}
+    rows = {r.customer_id: r for r in opt_in.sql(pivoted)}
     assert (rows["c1"].placed, rows["c1"].shipped, rows["c1"].returned) == (11, 20, None)
     assert (rows["c2"].placed, rows["c2"].returned) == (5, 7)
-    long = f"select * from {consumer.table('order_fields_long')}"
-    assert dict(consumer.columns(long))["value"] == "string"
-    # Order 6 has no status and no time: its status is NULL, not 'None'.
-    assert len(consumer.sql(long)) == 11
-    orders = consumer.table("orders")
-    assert len(consumer.sql(f"select * from {orders} where status is null")) == 1
+    long = f"select * from {opt_in.table('order_fields_long')}"
+    assert dict(opt_in.columns(long))["value"] == "string"
+    # Order 6 has no status and no time: through the package's seed loader
+    # its status is NULL, not 'None'.
+    assert len(opt_in.sql(long)) == 11
+    orders = opt_in.table("orders")
+    assert len(opt_in.sql(f"select * from {orders} where status is null")) == 1
     # Only the consumer's own models and seeds were built, not the catalog's.
-    tables = {row.tableName for row in consumer.sql(f"show tables in {consumer.schema}")}
+    tables = {row.tableName for row in opt_in.sql(f"show tables in {opt_in.schema}")}
     assert "teams" not in tables and "team_points_by_country" not in tables
 
 
-def test_dispatch_override_is_used(consumer: DbtProject) -> None:
+def test_opt_in_dispatch_override_is_used(opt_in: DbtProject) -> None:
     compiled = (
-        CONSUMER / "target" / "compiled" / "catalog_consumer" / "models" / "running_amounts.sql"
+        OPT_IN
+        / "target"
+        / "compiled"
+        / "catalog_consumer_opt_in"
+        / "models"
+        / "running_amounts.sql"
     ).read_text()
     assert "/* overridden */ sum(amount) over (" in compiled
 
 
-def test_failing_model_leaves_no_table(consumer: DbtProject) -> None:
-    result = consumer.invoke(
+def test_opt_in_failing_model_leaves_no_table(opt_in: DbtProject) -> None:
+    result = opt_in.invoke(
         "run",
         "--select",
         "broken_pivot",
@@ -65,8 +170,8 @@ def test_failing_model_leaves_no_table(consumer: DbtProject) -> None:
         expect_success=False,
     )
     assert not result.success
-    message = "\n".join(consumer.errors)
+    message = "\n".join(opt_in.errors)
     assert "spark_query_catalog.pivot:" in message and "`max_values` (1)" in message
-    tables = {row.tableName for row in consumer.sql(f"show tables in {consumer.schema}")}
+    tables = {row.tableName for row in opt_in.sql(f"show tables in {opt_in.schema}")}
     assert "broken_pivot" not in tables
     assert "amount_by_customer_and_status" in tables

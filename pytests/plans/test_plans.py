@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sqc.dbt_harness import DbtProject
-from sqc.seed_project import write_csv, write_project
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.seed_project import write_csv, write_project
 
 MODELS = {
     # A sum pivot: two hash aggregations (PivotFirst), two shuffles.

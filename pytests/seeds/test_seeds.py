@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sqc.dbt_harness import DbtProject
-from sqc.seed_project import expected_cells, write_csv, write_project
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.seed_project import expected_cells, write_csv, write_project
+
+# What a server changes: this module runs on every target (make test-thrift).
+pytestmark = pytest.mark.server
 
 METHODS = ["csv", "insert"]
 LONG = "ab'c\\" * 25_000  # 125,000 characters with quotes and backslashes

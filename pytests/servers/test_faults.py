@@ -16,15 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from sqc.dbt_harness import DbtProject
-from sqc.fingerprint import catalog_rows, differences, load_reference
 from sqc.servers import ThriftServer
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.fingerprint import catalog_rows, differences, load_reference
 
-ROOT = Path(__file__).resolve().parents[1]
+# What a server changes: this module runs on every target (make test-thrift).
+pytestmark = pytest.mark.server
+
+ROOT = Path(__file__).resolve().parents[2]
 PORT = 10013
 DONE = re.compile(r"\d+ of \d+ (OK created|OK loaded|PASS)")
 # Tables a build may leave that are not models or seeds: the empty probe that
-# clears a dead CREATE TABLE's directory (see macros/materializations).
+# clears a dead CREATE TABLE's directory (macros/_internal/_sqc_locations.sql).
 PROBE = "__sqc_probe"
 
 

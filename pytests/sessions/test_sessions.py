@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sqc import reference
-from sqc.dbt_harness import DbtProject, values_sql
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
 
 BASE = datetime(2024, 1, 1, 12, 0, 0)
 GAPS = {

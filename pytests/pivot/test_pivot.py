@@ -1,0 +1,270 @@
+"""pivot and pivot_values on Spark: discovered values, NULLs, quotes and
+backslashes in values, awkward names, row keys, empty input and --empty,
+checked against Python computations."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
+
+# Values that break naive SQL generation: quotes, backslashes, names that
+# need backticks, a value spelled 'null' and SQL-looking text.
+NASTY_VALUES = ["it's", "back\\slash", "2012", "twenty-twelve", "an.id", "x`y", "'; drop"]
+ROWS = [
+    (f"g{i % 3}", value, i)
+    for i, value in enumerate([*NASTY_VALUES, *NASTY_VALUES[:3], None, None])
+]
+
+
+@pytest.fixture(scope="module")
+def edge(project: DbtProject) -> DbtProject:
+    columns = [("grp", "string"), ("name", "string"), ("points", "int")]
+    for name, rows in [("nasty", ROWS), ("empty", [])]:
+        project.sql(
+            f"create table {project.table(name)} using parquet as {values_sql(rows, columns)}"
+        )
+    project.sql(
+        f"create table {project.table('teams')} using parquet as select * from values "
+        "('team1', 'France', 3), ('team2', 'Poland', 4), (null, 'Poland', 1), "
+        "('it''s', 'France', 2) as t(name, country, points)"
+    )
+    project.sql(
+        f"create table {project.table('many_values')} using parquet as "
+        "select id, cast(id % 7 as string) as name, id as points from range(0, 50)"
+    )
+    project.sql(
+        f"create table {project.table('typed')} using parquet as select * from values "
+        "(1, 'a', 7, date'2024-01-02', 1.50BD, true), "
+        "(2, 'b', null, date'2024-01-01', 2.25BD, false), "
+        "(3, null, 7, null, null, null) as t(id, label, size, day, price, flag)"
+    )
+    return project
+
+
+def sql(text: str) -> str:
+    return dedent(text).strip()
+
+
+def test_pivot_discovered_values(edge: DbtProject) -> None:
+    t = edge.table("teams")
+    assert edge.compile_inline(
+        f"{{{{ pivot('{t}', 'name', 'sum(points)', group_by='country') }}}}"
+    ) == sql(f"""
+        select *
+        from (
+            select
+                country,
+                name,
+                points
+            from {t}
+        ) as pivot_source
+            pivot (
+                sum(points)
+                for name in (
+                    null as `null`,
+                    'it\\'s' as `it's`,
+                    'team1' as team1,
+                    'team2' as team2
+                )
+            )
+    """)
+
+
+def test_pivot_too_many_values_names_column_count_and_fix(edge: DbtProject) -> None:
+    message = edge.compile_error(
+        "{{ pivot('" + edge.table("many_values") + "', 'name', 'sum(points)', "
+        "group_by='id', max_values=5) }}"
+    )
+    assert "spark_query_catalog.pivot:" in message
+    assert "name" in message
+    assert "has 7 distinct values" in message
+    assert "`max_values` (5)" in message
+    assert "raise `max_values` to at least 7" in message
+
+
+def test_pivot_discovers_nasty_values_and_null(edge: DbtProject) -> None:
+    sql = edge.compile_inline(
+        "{{ pivot('" + edge.table("nasty") + "', 'name', 'sum(points)', group_by='grp') }}"
+    )
+    expected = reference.pivot_sum(ROWS)
+    values = sorted(set(NASTY_VALUES))
+    # Sorted as Spark sorts (NULL first), each value its own column.
+    assert [name for name, _ in edge.columns(sql)] == ["grp", "null", *values]
+    got = {row.grp: row.asDict() for row in edge.sql(sql)}
+    assert set(got) == set(expected)
+    for grp, cells in expected.items():
+        for value in [None, *values]:
+            column = "null" if value is None else value
+            assert got[grp][column] == cells.get(value), (grp, value)
+
+
+def test_pivot_given_values_with_aliases_and_several_aggregates(edge: DbtProject) -> None:
+    sql = edge.compile_inline(
+        "{{ pivot('" + edge.table("nasty") + "', 'name', "
+        "{'total': 'sum(points)', 'n': 'count(*)'}, "
+        "values={\"it's\": 'its', none: 'missing', 'back\\\\slash': 'slash'}, "
+        "group_by='grp') }}"
+    )
+    assert [name for name, _ in edge.columns(sql)] == [
+        "grp",
+        "its_total",
+        "its_n",
+        "missing_total",
+        "missing_n",
+        "slash_total",
+        "slash_n",
+    ]
+    expected = reference.pivot_sum(ROWS)
+    for row in edge.sql(sql):
+        assert row.its_total == expected[row.grp].get("it's")
+        assert row.missing_total == expected[row.grp].get(None)
+        assert row.slash_total == expected[row.grp].get("back\\slash")
+        # A pivot cell with no rows is NULL, even for count(*).
+        null_rows = sum(1 for g, v, _ in ROWS if g == row.grp and v is None)
+        assert row.missing_n == (null_rows or None)
+
+
+def test_pivot_tuple_values(edge: DbtProject) -> None:
+    sql = edge.compile_inline(
+        "{{ pivot('" + edge.table("nasty") + "', ['grp', 'name'], 'sum(points)', "
+        "values=[['g0', \"it's\"], ['g2', none]], group_by=[]) }}"
+    )
+    assert "for (grp, name) in (" in sql
+    [row] = edge.sql(sql)
+    expected = reference.pivot_sum(ROWS)
+    assert row["g0_it's"] == expected["g0"].get("it's")
+    assert row["g2_null"] == expected["g2"].get(None)
+
+
+def test_pivot_group_by_drops_other_columns(edge: DbtProject) -> None:
+    """Without group_by, every other column is a key; with it, only the keys."""
+    without = edge.sql(
+        edge.compile_inline(
+            "{{ pivot('" + edge.table("nasty") + "', 'name', 'count(*)', values=['2012']) }}"
+        )
+    )
+    with_keys = edge.sql(
+        edge.compile_inline(
+            "{{ pivot('" + edge.table("nasty") + "', 'name', 'count(*)', "
+            "values=['2012'], group_by='grp') }}"
+        )
+    )
+    # `points` is unique per row, so without group_by it splits every group.
+    assert len(without) == len(ROWS)
+    assert len(with_keys) == len({g for g, _, _ in ROWS})
+
+
+def test_pivot_on_empty_input(edge: DbtProject) -> None:
+    message = edge.compile_error(
+        "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp') }}"
+    )
+    assert "spark_query_catalog.pivot:" in message and "no values" in message
+    rows = edge.sql(
+        edge.compile_inline(
+            "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', "
+            "values=['a'], group_by='grp') }}"
+        )
+    )
+    assert rows == []
+
+
+def test_pivot_with_no_row_keys_gives_one_grand_total_row(edge: DbtProject) -> None:
+    """group_by=[]: no row keys, as Spark's PIVOT over a projection of only the
+    pivot and value columns: one row, each value's total over all groups."""
+    rows = edge.sql(
+        edge.compile_inline(
+            "{{ pivot('" + edge.table("nasty") + "', 'name', 'sum(points)', group_by=[]) }}"
+        )
+    )
+    assert len(rows) == 1
+    totals: dict[object, int] = {}
+    for _, name, points in ROWS:
+        totals[name] = totals.get(name, 0) + points
+    got = rows[0].asDict()
+    assert got == {("null" if name is None else name): total for name, total in totals.items()}
+
+
+def test_pivot_values_gives_the_discovered_values_typed(edge: DbtProject) -> None:
+    """Sorted, NULL first; strings stay strings, integers and booleans come
+    back as themselves, dates and decimals as text that PIVOT casts back."""
+    table = edge.table("typed")
+    compiled = edge.compile_inline(
+        "{% set found = {'label': pivot_values('" + table + "', 'label'), "
+        "'size': pivot_values('" + table + "', 'size'), "
+        "'day': pivot_values('" + table + "', 'day'), "
+        "'price': pivot_values('" + table + "', 'price'), "
+        "'flag': pivot_values('" + table + "', 'flag'), "
+        "'pair': pivot_values('" + table + "', ['label', 'size'])} %}"
+        "{{ tojson(found) }}"
+    )
+    import json
+
+    assert json.loads(compiled) == {
+        "label": [None, "a", "b"],
+        "size": [None, 7],
+        "day": [None, "2024-01-01", "2024-01-02"],
+        "price": [None, "1.50", "2.25"],
+        "flag": [None, False, True],
+        "pair": [[None, 7], ["a", 7], ["b", None]],
+    }
+
+
+def test_a_pivot_on_pivot_values_equals_the_discovering_pivot(edge: DbtProject) -> None:
+    table = edge.table("typed")
+    for column in ("day", "price", "flag"):
+        discovered = edge.sql(
+            edge.compile_inline(
+                "{{ pivot('" + table + f"', '{column}', 'count(*)', group_by='label') }}}}"
+            )
+        )
+        given = edge.sql(
+            edge.compile_inline(
+                "{{ pivot('" + table + f"', '{column}', 'count(*)', group_by='label', "
+                "values=pivot_values('" + table + f"', '{column}')) }}}}"
+            )
+        )
+        assert sorted(map(tuple, given), key=str) == sorted(map(tuple, discovered), key=str), column
+
+
+def test_pivot_with_no_values_under_empty_compiles_to_its_row_keys(edge: DbtProject) -> None:
+    """Under --empty an input built empty has no values: the pivot still
+    compiles (its row keys, no rows); without --empty it is an error."""
+    call = "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp') }}"
+    result = edge.invoke("compile", "--inline", call, "--empty", "--log-level", "none")
+    compiled = str(result.result.results[0].node.compiled_code).strip()
+    assert compiled == sql(f"""
+        select
+            grp
+        from {edge.table("empty")}
+        group by grp
+    """)
+    assert edge.sql(compiled) == []
+    assert "no values" in edge.compile_error(call)
+
+
+@pytest.mark.parametrize(
+    ("relation", "words"),
+    [
+        (
+            "api.Relation.create(schema=target.schema, identifier='not_built_yet')",
+            "does not exist (yet)",
+        ),
+        ("target.schema ~ '.not_built_yet'", "is not a table or view that exists"),
+        ("'no_such_schema.teams'", "is not a table or view that exists"),
+        ("'(select 1 as name)'", "is not the name of a table or view"),
+    ],
+)
+def test_discovery_on_what_cannot_be_read_says_why_and_what_to_pass(
+    edge: DbtProject, relation: str, words: str
+) -> None:
+    message = edge.compile_error("{{ pivot(" + relation + ", 'name', 'sum(points)') }}")
+    assert (
+        "spark_query_catalog.pivot: Discovering pivot `values` needs the columns of `relation`"
+        in message
+    )
+    assert words in message
+    assert "pass `values` explicitly" in message

@@ -1,0 +1,294 @@
+"""rolling and rolling_select on Spark: every frame form Spark accepts gives
+Spark's semantics, and the linear forms give exactly the native frame's
+result, both checked against a pure-Python reference (sqc.testing.reference)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
+
+VIEW = "rolling_under_test"
+COLUMNS = [
+    ("row_id", "int"), ("p", "string"), ("k", "int"), ("dk", "decimal(10,2)"), ("xk", "double"),
+    ("day", "date"), ("at", "timestamp"), ("local_at", "timestamp_ntz"), ("v", "int"),
+    ("dv", "decimal(10,2)"),
+]  # fmt: skip
+DAY = dt.date(2024, 1, 28)
+AT = dt.datetime(2024, 1, 28, 12, 0, 0)
+
+# (order key, preceding, following, reference start, reference end): the
+# offset forms Spark takes, and what they mean as key offsets.
+SEMANTICS = [
+    ("k", 2, 0, -2, 0),
+    ("k", 1.5, 2.5, -1, 2),  # Spark truncates a fraction over an integer key
+    ("k", -1, 3, 1, 3),  # a negative offset is on the other side of the row
+    ("k", 4, -2, -4, -2),  # a frame wholly before the row: empty for some rows
+    ("dk", 1.25, 0.5, Decimal("-1.25"), Decimal("0.5")),
+    ("dk", "0.5", "-0.25", Decimal("-0.5"), Decimal("-0.25")),
+    ("xk", 1.5, 0, -1.5, 0),
+    ("day", 2, 1, dt.timedelta(days=-2), dt.timedelta(days=1)),
+    ("day", "1 week", 0, dt.timedelta(days=-7), dt.timedelta(0)),
+    ("day", "1 month", 0, ("months", -1), dt.timedelta(0)),
+    ("day", "interval '1-1' year to month", 0, ("months", -13), dt.timedelta(0)),
+    ("day", "interval '3' day", "interval '2' day", dt.timedelta(days=-3), dt.timedelta(days=2)),
+    ("at", "36 hours", 0, dt.timedelta(hours=-36), dt.timedelta(0)),
+    ("at", 0, "interval '1' month", dt.timedelta(0), ("months", 1)),
+    ("at", "30 hours", "-2 hours", dt.timedelta(hours=-30), dt.timedelta(hours=-2)),
+    ("local_at", "1 year", 0, ("months", -12), dt.timedelta(0)),
+    ("local_at", "2 days", "1 day", dt.timedelta(days=-2), dt.timedelta(days=1)),
+]  # fmt: skip
+
+
+def _rows(draw_keys: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Table rows from (partition, key step or None, value or None)."""
+    rows = []
+    for row_id, (p, step, value) in enumerate(draw_keys):
+        rows.append((
+            row_id, p, step,
+            None if step is None else Decimal(step) / 4,
+            None if step is None else step / 2,
+            None if step is None else DAY + dt.timedelta(days=step * 9),
+            None if step is None else AT + dt.timedelta(hours=step * 7),
+            None if step is None else AT + dt.timedelta(days=step * 11),
+            value,
+            None if value is None else (Decimal(value) / 4).quantize(Decimal("0.01")),
+        ))  # fmt: skip
+    return rows
+
+
+def _reference_key(row: tuple[Any, ...], key: str) -> Any:
+    return row[[name for name, _ in COLUMNS].index(key)]
+
+
+@pytest.fixture(scope="module")
+def rolling_view(project: DbtProject) -> DbtProject:
+    project.sql(f"create or replace temporary view {VIEW} as " + values_sql([], COLUMNS))
+    return project
+
+
+def _load(project: DbtProject, rows: list[tuple[Any, ...]]) -> None:
+    project.sql(f"create or replace temporary view {VIEW} as " + values_sql(rows, COLUMNS))
+
+
+keys_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b", None]),
+        st.one_of(st.none(), st.integers(min_value=-6, max_value=12)),
+        st.one_of(st.none(), st.integers(min_value=-40, max_value=40)),
+    ),
+    max_size=30,
+)
+
+
+@pytest.fixture(scope="module")
+def semantics_sql(rolling_view: DbtProject) -> str:
+    """One query with a native frame column per SEMANTICS entry (sum and count)."""
+    columns = []
+    for index, (key, preceding, following, _, _) in enumerate(SEMANTICS):
+        for aggregate in ("sum(v)", "count(*)"):
+            call = (
+                f"rolling('{aggregate}', '{key}', partition_by='p', frame='range', "
+                f"preceding={preceding!r}, following={following!r}, relation='{VIEW}', "
+                "method='native')"
+            )
+            columns.append("{{ " + call + " }} as c" + str(index) + "_" + aggregate[:3])
+    return rolling_view.compile_inline(f"select row_id, {', '.join(columns)} from {VIEW}")
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=20)
+@given(keys=keys_strategy)
+def test_range_frames_have_sparks_semantics(
+    rolling_view: DbtProject, semantics_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """Fractional and negative numeric offsets over integer, decimal and double
+    keys, day-time and year-month intervals (strings and literals) over date,
+    timestamp and timestamp_ntz keys, following intervals, and frames that
+    are empty for some rows: each row's sum and count equal the reference."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(semantics_sql)}
+    for index, (key, _, _, start, end) in enumerate(SEMANTICS):
+        frame_rows = [reference.FrameRow(r[0], r[1], _reference_key(r, key), r[8]) for r in rows]
+        for aggregate, name in (("sum", "sum"), ("count_rows", "cou")):
+            expected = reference.frame_aggregate(frame_rows, aggregate, "range", start, end)
+            actual = {row_id: values[f"c{index}_{name}"] for row_id, values in got.items()}
+            assert actual == expected, (SEMANTICS[index], aggregate)
+
+
+# Linear forms: (aggregate, order key, frame, preceding, following)
+LINEAR = [
+    ("sum(v)", "row_id", "rows", 3, 0), ("count(v)", "row_id", "rows", 0, 4),
+    ("count(*)", "row_id", "rows", 5, -2), ("avg(v)", "row_id", "rows", -1, 3),
+    ("sum(dv)", "row_id", "rows", 10, 10), ("avg(dv)", "row_id", "rows", 2, "unbounded"),
+    ("sum(v)", "k", "range", 3, 0), ("count(v)", "k", "range", 1.5, 2.5),
+    ("avg(v)", "k desc", "range", 2, 1), ("sum(dv)", "k nulls last", "range", 4, -2),
+    ("avg(dv)", "dk", "range", 1.25, 0.5), ("count(*)", "day", "range", "2 weeks", "3 days"),
+    ("sum(v)", "at", "range", "36 hours", 0), ("sum(dv)", "at desc", "range", "1 day", "1 day"),
+    ("count(v)", "k", "range", 2, "unbounded"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def linear_sql(rolling_view: DbtProject) -> str:
+    columns = []
+    for index, (aggregate, key, frame, preceding, following) in enumerate(LINEAR):
+        for method in ("native", "linear"):
+            call = (
+                f"rolling('{aggregate}', '{key}', partition_by='p', frame='{frame}', "
+                f"preceding={preceding!r}, following={following!r}, relation='{VIEW}', "
+                f"method='{method}')"
+            )
+            columns.append("{{ " + call + " }} as c" + str(index) + "_" + method)
+    return rolling_view.compile_inline(f"select row_id, {', '.join(columns)} from {VIEW}")
+
+
+def _offsets(key: str, preceding: Any, following: Any) -> tuple[Any, Any]:
+    """A frame's bounds as key offsets for the reference."""
+
+    def one(value: Any, sign: int) -> Any:
+        if value == "unbounded":
+            return None
+        if isinstance(value, str):
+            number, unit = value.split()
+            return sign * dt.timedelta(**{unit.rstrip("s") + "s": int(number)})
+        if key in ("day", "at", "local_at"):
+            return sign * dt.timedelta(days=value)  # a number over a date counts days
+        if key.startswith("k") and not isinstance(value, int):
+            return sign * int(value)
+        return sign * (Decimal(str(value)) if key.startswith("dk") else value)
+
+    return one(preceding, -1), one(following, 1)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=25)
+@given(keys=keys_strategy)
+def test_linear_forms_equal_the_native_frame_and_the_reference(
+    rolling_view: DbtProject, linear_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """Random partitions, NULL keys and values, ties in RANGE keys (peers),
+    frames wider than the partition: the linear form equals the native frame
+    exactly (type included) and the reference. ROWS frames order by a
+    unique key, where Spark's own result is fully determined."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    result = rolling_view.sql(linear_sql)
+    types = dict(rolling_view.columns(linear_sql))
+    got = {r.row_id: r.asDict() for r in result}
+    for index, (aggregate, key, frame, preceding, following) in enumerate(LINEAR):
+        assert types[f"c{index}_linear"] == types[f"c{index}_native"], LINEAR[index]
+        native = {row_id: values[f"c{index}_native"] for row_id, values in got.items()}
+        linear = {row_id: values[f"c{index}_linear"] for row_id, values in got.items()}
+        assert linear == native, LINEAR[index]
+        name, argument = re.match(r"(\w+)\((.*)\)", aggregate).groups()
+        column = "v" if argument in ("v", "*") else argument
+        order = key.split()[0]
+        frame_rows = [
+            reference.FrameRow(r[0], r[1], _reference_key(r, order), _reference_key(r, column))
+            for r in rows
+        ]
+        start, end = _offsets(order, preceding, following)
+        expected = reference.frame_aggregate(
+            frame_rows, "count_rows" if argument == "*" else name, frame, start, end,
+            descending=" desc" in key, nulls_first=False if "nulls last" in key else None,
+            decimal_scale=2 if argument == "dv" else None,
+        )  # fmt: skip
+        if name == "avg" and argument == "v":
+            assert linear == pytest.approx(expected), LINEAR[index]
+        else:
+            assert linear == expected, LINEAR[index]
+
+
+EXTREMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (7, 2), (0, 0), (2, 30), (40, 40)]
+
+
+@pytest.fixture(scope="module")
+def extremes_sql(rolling_view: DbtProject) -> dict[tuple[int, int], str]:
+    sql = {}
+    for preceding, following in EXTREMES:
+        sql[preceding, following] = rolling_view.compile_inline(
+            f"{{{{ rolling_select('{VIEW}', {{'top': 'max(v)', 'bottom': 'min(dv)'}}, 'row_id', "
+            f"partition_by='p', preceding={preceding}, following={following}, "
+            "method='linear') }}"
+        )
+    return sql
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
+@given(keys=keys_strategy, frame=st.sampled_from(EXTREMES))
+def test_block_min_and_max_equal_the_reference(
+    rolling_view: DbtProject, extremes_sql: dict[tuple[int, int], str],
+    keys: list[tuple[Any, ...]], frame: tuple[int, int],
+) -> None:  # fmt: skip
+    """van Herk / Gil-Werman blocks give each frame's max and min, frames
+    past either end of the partition and frames wholly after the row included."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: (r.top, r.bottom) for r in rolling_view.sql(extremes_sql[frame])}
+    start, end = -frame[0], frame[1]
+    tops = reference.frame_aggregate(
+        [reference.FrameRow(r[0], r[1], r[0], r[8]) for r in rows], "max", "rows", start, end
+    )
+    bottoms = reference.frame_aggregate(
+        [reference.FrameRow(r[0], r[1], r[0], r[9]) for r in rows], "min", "rows", start, end
+    )
+    assert got == {row_id: (tops[row_id], bottoms[row_id]) for row_id in tops}
+
+
+def _exchanges(project: DbtProject, sql: str) -> int:
+    plan = project.sql(f"explain formatted {sql}")[0][0]
+    tree = plan.split("== Physical Plan ==")[1].strip().split("\n\n")[0]
+    return len(re.findall(r"\bExchange \(", tree))
+
+
+@pytest.fixture(scope="module")
+def plan_table(rolling_view: DbtProject) -> str:
+    """A parquet table with the view's columns: Spark plans a scan of it
+    (a view of no rows it would fold away)."""
+    table = rolling_view.table("rolling_plan")
+    names = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
+    rolling_view.sql(f"create table if not exists {table} ({names}) using parquet")
+    return table
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "rolling('sum(v)', 'row_id', partition_by='p', preceding=99, relation='{table}', "
+        "method='{m}')",
+        "rolling('avg(dv)', 'at', partition_by='p', frame='range', preceding='1 day', "
+        "relation='{table}', method='{m}')",
+    ],
+)
+def test_the_linear_form_adds_no_shuffle(
+    rolling_view: DbtProject, plan_table: str, call: str
+) -> None:
+    """The same partitioning and ordering as the native frame: one Exchange."""
+    counts = []
+    for method in ("native", "linear"):
+        sql = rolling_view.compile_inline(
+            "select row_id, {{ "
+            + call.format(table=plan_table, m=method)
+            + " }} as x from "
+            + plan_table
+        )
+        assert ("unbounded preceding and current row" in sql) == (method == "linear")
+        counts.append(_exchanges(rolling_view, sql))
+    assert counts == [1, 1]
+
+
+def test_block_extremes_add_no_shuffle(rolling_view: DbtProject, plan_table: str) -> None:
+    sql = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{plan_table}', {{'top': 'max(v)'}}, 'row_id', partition_by='p', "
+        "preceding=999, method='linear') }}"
+    )
+    assert "_from_block_start" in sql
+    assert _exchanges(rolling_view, sql) == 1

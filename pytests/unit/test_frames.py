@@ -1,0 +1,234 @@
+"""Frames as Spark takes them: intervals, offsets against the order key's
+type, and when rolling's linear form applies. Spark's own answers for each
+combination were read off Spark 4.3 (RANGE frames over int, decimal, double,
+date, timestamp and timestamp_ntz keys): where Spark refuses one, the macro
+refuses it at compile time, naming Spark's error class."""
+
+from __future__ import annotations
+
+import pytest
+
+from sqc.testing.jinja import Library
+
+KEYS = {
+    "pytest.keys": [
+        ("id", "int"), ("amount", "decimal(10,2)"), ("ratio", "double"), ("day", "date"),
+        ("at", "timestamp"), ("local_at", "timestamp_ntz"), ("label", "string"),
+        ("units", "bigint"), ("price", "decimal(30,2)"),
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    return Library(columns=KEYS)
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "smallest", "sign", "amount", "error"),
+    [
+        ("7 days", "day_time", "day", 1, 604800, None),
+        ("1 hour 30 Minutes", "day_time", "minute", 1, 5400, None),
+        ("1.5 seconds", "day_time", "second", 1, 1.5, None),
+        ("1 year 2 months", "year_month", "month", 1, 14, None),
+        ("2 weeks", "day_time", "week", 1, 1209600, None),
+        ("-1 day", "day_time", "day", -1, -86400, None),
+        ("0 seconds", "day_time", "second", 0, 0, None),
+        ("interval '1-1' year to month", "year_month", "month", 1, None, None),
+        ("interval '7' day", "day_time", "day", 1, 604800, None),
+        ("INTERVAL 2 HOURS", "day_time", "hour", 1, 7200, None),
+        ("interval '-3' day", "day_time", "day", -1, -259200, None),
+        ("1.5 days", "day_time", "day", 1, 129600, "only seconds take a fraction"),
+        ("1 month 2 days", None, "day", 1, None, "Cannot mix year-month and day-time fields"),
+    ],
+)
+def test_intervals_are_read_as_spark_types_them(
+    library: Library, text: str, fields: str | None, smallest: str, sign: int,
+    amount: float | None, error: str | None,
+) -> None:  # fmt: skip
+    interval = library.call("_sqc_interval", text)
+    assert interval["smallest"] == smallest
+    assert interval["sign"] == sign
+    if error is None:
+        assert interval["error"] is None
+        assert interval["fields"] == fields
+        assert interval["amount"] == (None if amount is None else pytest.approx(amount))
+    else:
+        assert error in interval["error"]
+
+
+@pytest.mark.parametrize(
+    "text", ["amount", "7", "seven days", "interval", "case when x then 1 end"]
+)
+def test_other_text_is_not_an_interval(library: Library, text: str) -> None:
+    assert library.call("_sqc_interval", text) is None
+
+
+# (key, preceding, following): combinations Spark 4.3 accepts in a RANGE frame.
+ACCEPTED = [
+    ("id", 1, 0), ("id", 1.1, 0), ("id", 0, 2.5), ("id", -1, 3), ("units", 3, 0),
+    ("amount", 1.001, 0), ("amount", "0.5", "-0.25"), ("ratio", 1.5, 0.5),
+    ("day", 3, 0), ("day", "2 days", "1 day"), ("day", "1 week", 0), ("day", "1 month", 0),
+    ("day", "interval '1-1' year to month", 0), ("day", "interval '7' day", 0),
+    ("at", "36 hours", 0), ("at", "1 year 1 month", 0), ("at", "1 day 0.000001 seconds", 0),
+    ("at", 0, "interval '36' hour"), ("local_at", "7 days", "1 day"), ("at", "1 week", "2 days"),
+    ("local_at", "interval '1 2:00:00' day to second", 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("key", "preceding", "following"), ACCEPTED)
+def test_frames_spark_accepts_compile(
+    library: Library, key: str, preceding: object, following: object
+) -> None:
+    compiled = library.render(
+        f"{{{{ rolling('count(*)', '{key}', partition_by='label', frame='range', "
+        f"preceding={preceding!r}, following={following!r}, relation='pytest.keys', "
+        "method='native') }}"
+    )
+    assert "range between " in compiled
+
+
+# (key, preceding, following, words): what Spark 4.3 refuses, and why.
+REFUSED = [
+    ("day", 1.5, 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("day", "36 hours", 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("day", "1 day 0.000001 seconds", 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("day", 0, "interval '1 2:00:00' day to second", "RANGE_FRAME_INVALID_TYPE"),
+    ("at", 1, 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("local_at", 0, 2, "RANGE_FRAME_INVALID_TYPE"),
+    ("ratio", "7 days", 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("label", 1, 0, "RANGE_FRAME_INVALID_TYPE"),
+    ("at", "1 month 2 days", 0, "Cannot mix year-month and day-time fields"),
+    ("at", "1.5 hours", 0, "only seconds take a fraction"),
+    ("id", 1, -2, "SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON"),
+    ("at", "36 hours", "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
+    ("at", "1 day 2 hours", "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
+    ("day", 2, "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
+    ("day", "1 month", "1 year", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
+    ("at", "2 days", "-3 days", "SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("key", "preceding", "following", "words"), REFUSED)
+def test_frames_spark_refuses_are_compile_errors_naming_its_error_class(
+    library: Library, key: str, preceding: object, following: object, words: str
+) -> None:
+    message = library.render_error(
+        f"{{{{ rolling('count(*)', '{key}', partition_by='label', frame='range', "
+        f"preceding={preceding!r}, following={following!r}, relation='pytest.keys') }}}}"
+    )
+    assert "spark_query_catalog.rolling:" in message
+    assert words in message
+
+
+@pytest.mark.parametrize(
+    ("call", "linear"),
+    [
+        # sum, count, avg of exact types: linear from 8 rows (measured faster there)
+        ("'sum(amount)', 'id', preceding=99", True),
+        ("'count(*)', 'id', preceding=7", True),
+        ("'avg(units)', 'id', preceding=6", False),
+        ("'avg(amount)', 'id', preceding=1000, following=1000", True),
+        # the frame is already one pass: from unbounded preceding
+        ("'sum(amount)', 'id'", False),
+        # floating point stays native
+        ("'sum(ratio)', 'id', preceding=999", False),
+        # RANGE: linear over keys with a smallest step, durations of a fixed length
+        ("'sum(units)', 'at', frame='range', preceding='1 day'", True),
+        ("'sum(units)', 'day', frame='range', preceding=30", True),
+        ("'sum(units)', 'amount', frame='range', preceding=1.001", True),
+        ("'sum(units)', 'ratio', frame='range', preceding=1", False),
+        ("'sum(units)', 'day', frame='range', preceding='1 month'", False),
+        # min and max need rolling_select's helper columns
+        ("'max(units)', 'id', preceding=999", False),
+    ],
+)
+def test_auto_picks_the_linear_form_where_it_is_exact_and_faster(
+    library: Library, call: str, linear: bool
+) -> None:
+    compiled = library.render(
+        f"{{{{ rolling({call}, partition_by='label', relation='pytest.keys') }}}}"
+    )
+    assert (
+        "unbounded preceding and" in compiled and compiled.startswith(("case", "count"))
+    ) == linear
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        ("'sum(ratio)', 'id', preceding=999", "cast the argument to a decimal"),
+        ("'sum(amount)', 'id', preceding=99, relation=none", "pass `relation`"),
+        ("'max(units)', 'id', preceding=999", "use rolling_select"),
+        ("'sum(units)', 'ratio', frame='range', preceding=1", "no smallest step"),
+        ("'sum(units)', 'day', frame='range', preceding='1 month'", "months have no fixed length"),
+        ("'avg(price)', 'id', preceding=999", "more than 38 digits"),
+        ("'sum(distinct units)', 'id', preceding=999", "sum, count, avg, min and max"),
+    ],
+)
+def test_linear_where_there_is_none_says_why(library: Library, call: str, words: str) -> None:
+    relation = "" if "relation=" in call else ", relation='pytest.keys'"
+    message = library.render_error(
+        f"{{{{ rolling({call}, partition_by='label', method='linear'{relation}) }}}}"
+    )
+    assert "spark_query_catalog.rolling: argument `method` must be 'auto' or 'native'" in message
+    assert words in message
+
+
+@pytest.mark.parametrize(
+    ("offset", "scale", "steps"),
+    [
+        ("1.001", 2, (100, True)),
+        ("1.5", 0, (1, True)),
+        ("3", 0, (3, False)),
+        ("0.25", 2, (25, False)),
+    ],
+)
+def test_offsets_as_key_steps(
+    library: Library, offset: str, scale: int, steps: tuple[int, bool]
+) -> None:
+    result = library.call("_sqc_offset_steps", offset, scale)
+    assert (result["whole"], result["remainder"]) == steps
+
+
+@pytest.mark.parametrize(
+    ("seconds", "interval"),
+    [
+        (604800.000001, "interval '7 days 0.000001 seconds'"),
+        (86400, "interval '1 day'"),
+        (5400, "interval '1 hour 30 minutes'"),
+        (0.000001, "interval '0.000001 seconds'"),
+    ],
+)
+def test_seconds_as_an_interval(library: Library, seconds: float, interval: str) -> None:
+    assert library.call("_sqc_seconds_interval", seconds) == interval
+
+
+@pytest.mark.parametrize(
+    ("key", "first"),
+    [("k", True), ("k asc", True), ("k nulls last", False), ("k desc", False),
+     ("k desc nulls first", True), ("K DESC NULLS LAST", False)],
+)  # fmt: skip
+def test_null_ordering_of_an_order_key(library: Library, key: str, first: bool) -> None:
+    assert library.call("_sqc_nulls_first", key) is first
+
+
+@pytest.mark.parametrize(
+    ("text", "type_name"),
+    [
+        ("7 days", "interval day"),
+        ("1 week", "interval day"),
+        ("36 hours", "interval hour"),
+        ("1 day 2 hours", "interval day to hour"),
+        ("10 minutes 30 seconds", "interval minute to second"),
+        ("1 year 2 months", "interval year to month"),
+        ("interval '1-1' year to month", "interval year to month"),
+        ("interval '1 2:03:04' day to second", "interval day to second"),
+        ("interval '7' day", "interval day"),
+        ("0.5 seconds", "interval second"),
+    ],
+)
+def test_interval_types_are_sparks(library: Library, text: str, type_name: str) -> None:
+    """Spark types an interval by its largest and smallest field, and a
+    frame's two bounds must have the same type."""
+    assert library.call("_sqc_interval", text)["type"] == type_name
