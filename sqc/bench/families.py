@@ -30,29 +30,62 @@ AGGREGATING_VIEWS = {
 UNPIVOT_SOURCES = {"wide": ["id", "customer", "day"], **AGGREGATING_VIEWS}
 UNION_ALL = "UNION ALL (dbt_utils style)"
 UNPIVOT_MACRO = "macro (UNPIVOT)"
+STACK_MACRO = "macro, method=stack"
 
 PIVOT = "pivot (23 values, sum)"
 SESSIONS_EVERY_EVENT = "sessions: events with a session (30 min)"
 SESSIONS_ONE_ROW = "sessions: one row per session (30 min)"
-ROLLING_FRAMES = {
-    "ROWS 100 preceding": ("id", "preceding=100", "rows between 100 preceding and current row"),
-    "RANGE 100 preceding": (
-        "id", "frame='range', preceding=100", "range between 100 preceding and current row"
+
+# Rolling families: (table, order key, the macro's frame arguments, Spark's
+# frame as written by hand, aggregates). `sales` has 1,000 stores of
+# rows/1,000 rows each, one every few seconds: `sold_at` spreads a store's
+# rows thinly (1 or 2 a day). `ticks` has 100 devices, a reading every
+# 86.4 seconds each: 1,000 readings a day per device.
+ROLLING_SUMS = {
+    "amount_sum": "sum(amount)",
+    "amount_count": "count(*)",
+    "amount_avg": "avg(amount)",
+}
+ROLLING_EXTREMES = {"amount_min": "min(amount)", "amount_max": "max(amount)"}
+ROLLING_FAMILIES: dict[str, tuple[str, str, str, str, dict[str, str]]] = {
+    **{
+        f"rolling sum, count, avg: ROWS {width} preceding": (
+            "sales", "id", f"preceding={width}",
+            f"rows between {width} preceding and current row", ROLLING_SUMS,
+        )
+        for width in (10, 100, 1000)
+    },
+    "rolling sum, count, avg: RANGE interval 1 day (1,000 rows a frame)": (
+        "ticks", "at", "frame='range', preceding='1 day'",
+        "range between interval 1 day preceding and current row", ROLLING_SUMS,
     ),
-    "RANGE interval 1 day": (
-        "sold_at",
-        "frame='range', preceding='1 day'",
-        "range between interval 1 day preceding and current row",
+    "rolling sum: RANGE interval 1 day (1 or 2 rows a frame)": (
+        "sales", "sold_at", "frame='range', preceding='1 day'",
+        "range between interval 1 day preceding and current row", {"amount_sum": "sum(amount)"},
+    ),
+    "rolling sum: RANGE 100 preceding": (
+        "sales", "id", "frame='range', preceding=100",
+        "range between 100 preceding and current row", {"amount_sum": "sum(amount)"},
+    ),
+    "rolling min, max: ROWS 1000 preceding": (
+        "sales", "id", "preceding=1000",
+        "rows between 1000 preceding and current row", ROLLING_EXTREMES,
     ),
 }  # fmt: skip
+# How much faster than Spark's own frame the macro must be (issue 16).
+ROLLING_TARGETS = {
+    "rolling sum, count, avg: ROWS 10 preceding": 1.0,
+    "rolling sum, count, avg: ROWS 100 preceding": 2.5,
+    "rolling sum, count, avg: ROWS 1000 preceding": 10.0,
+    "rolling sum, count, avg: RANGE interval 1 day (1,000 rows a frame)": 5.0,
+    "rolling min, max: ROWS 1000 preceding": 3.0,
+}
+ROLLING_MACRO = "macro (rolling, auto)"
+NATIVE_FRAME = "Spark's frame (by hand)"
 
 
 def unpivot_family(source: str) -> str:
     return f"unpivot over {source}"
-
-
-def rolling_family(frame: str) -> str:
-    return f"rolling: {frame}"
 
 
 # The benchmark families that measure each catalog family's macro.
@@ -60,7 +93,7 @@ CATALOG_FAMILIES = {
     "pivot": [PIVOT],
     "unpivot": [unpivot_family(source) for source in UNPIVOT_SOURCES],
     "sessions": [SESSIONS_EVERY_EVENT, SESSIONS_ONE_ROW],
-    "rolling": [rolling_family(frame) for frame in ROLLING_FRAMES],
+    "rolling": list(ROLLING_FAMILIES),
 }
 
 Query = str | Callable[[Any], Any]
@@ -98,6 +131,11 @@ def prepare(dbt: DbtProject, rows: int) -> None:
         "concat('p', cast(hash(id) % 12 as string)) as product, cast(id % 97 as int) as amount, "
         "timestamp'2024-01-01' + make_interval(0, 0, 0, 0, 0, 0, id % 5000000) as sold_at "
         f"from range(0, {rows})",
+        f"drop table if exists {SCHEMA}.ticks",
+        f"create table {SCHEMA}.ticks using parquet as select id, id % 100 as device, "
+        "cast(hash(id) % 1000 as int) as amount, timestamp'2024-01-01' + "
+        "make_interval(0, 0, 0, 0, 0, 0, cast(id div 100 * 86.4 as decimal(18, 6))) as at "
+        f"from range(0, {rows})",
     ]
     for statement in tqdm(statements, desc="generating data", unit="statement"):
         dbt.sql(statement)
@@ -120,7 +158,10 @@ def _unpivot(dbt: DbtProject) -> dict[str, dict[str, Query]]:
         )
         families[unpivot_family(source)] = {
             UNPIVOT_MACRO: dbt.compile_inline(f"{{{{ unpivot('{src}', exclude={keys}) }}}}"),
-            "stack()": stack,
+            STACK_MACRO: dbt.compile_inline(
+                f"{{{{ unpivot('{src}', exclude={keys}, method='stack') }}}}"
+            ),
+            "stack() (by hand)": stack,
             UNION_ALL: union,
         }
     return families
@@ -200,20 +241,30 @@ def _sessions(dbt: DbtProject) -> dict[str, dict[str, Query]]:
 
 
 def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
-    sales = f"{SCHEMA}.sales"
     families: dict[str, dict[str, Query]] = {}
-    for name, (order_by, arguments, frame) in ROLLING_FRAMES.items():
-        window = dbt.compile_inline(
-            f"{{{{ rolling('sum(amount)', '{order_by}', partition_by='store_id', {arguments}) }}}}"
+    for family, (table, order_by, arguments, frame, aggregates) in ROLLING_FAMILIES.items():
+        relation = f"{SCHEMA}.{table}"
+        partition = "device" if table == "ticks" else "store_id"
+        window = f"'{order_by}', partition_by='{partition}', {arguments}"
+        if set(aggregates) == set(ROLLING_EXTREMES):
+            macro = dbt.compile_inline(
+                f"{{{{ rolling_select('{relation}', {aggregates!r}, {window}) }}}}"
+            )
+        else:
+            columns = ", ".join(
+                f"{{{{ rolling('{aggregate}', {window}, relation='{relation}') }}}} as {alias}"
+                for alias, aggregate in aggregates.items()
+            )
+            macro = dbt.compile_inline(f"select *, {columns} from {relation}")
+        by_hand = ", ".join(
+            f"{aggregate} over (partition by {partition} order by {order_by} {frame}) as {alias}"
+            for alias, aggregate in aggregates.items()
         )
-        families[rolling_family(name)] = {
-            "macro (rolling)": f"select *, {window} as amount_sum from {sales}",
-            "window by hand": f"select *, sum(amount) over (partition by store_id order by "
-            f"{order_by} {frame}) as amount_sum from {sales}",
+        families[family] = {
+            ROLLING_MACRO: macro,
+            NATIVE_FRAME: f"select *, {by_hand} from {relation}",
         }
     return families
 
-
-FAMILIES = {"unpivot": _unpivot, "pivot": _pivot, "sessions": _sessions, "rolling": _rolling}
 
 FAMILIES = {"unpivot": _unpivot, "pivot": _pivot, "sessions": _sessions, "rolling": _rolling}

@@ -8,7 +8,16 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from sqc.bench.families import AGGREGATING_VIEWS, MACRO, UNION_ALL, UNPIVOT_MACRO, unpivot_family
+from sqc.bench.families import (
+    AGGREGATING_VIEWS,
+    MACRO,
+    NATIVE_FRAME,
+    ROLLING_MACRO,
+    ROLLING_TARGETS,
+    UNION_ALL,
+    UNPIVOT_MACRO,
+    unpivot_family,
+)
 
 TOLERANCE = 1.05
 UNPIVOT_TARGET = 5.0
@@ -26,6 +35,9 @@ class Timing:
     # The alternatives of the family whose physical plan is the same as this
     # one's (but for expression ids): a difference in time between them is noise.
     same_plan_as: list[str] = field(default_factory=list)
+    # Rows of the family's data, when not the report's (a family run again
+    # at another size with --families).
+    rows: int | None = None
 
     @property
     def median(self) -> float:
@@ -100,6 +112,18 @@ class Report:
                            speedup >= UNPIVOT_TARGET, f"{speedup:.2f}x",
                            cpu_speedup >= UNPIVOT_TARGET, f"{cpu_speedup:.2f}x")
                 )  # fmt: skip
+        for family, target in ROLLING_TARGETS.items():
+            by_name = {t.name: t for t in self.families().get(family, [])}
+            if ROLLING_MACRO in by_name and NATIVE_FRAME in by_name:
+                native, macro = by_name[NATIVE_FRAME], by_name[ROLLING_MACRO]
+                speedup = native.median / macro.median
+                cpu_speedup = native.cpu_median / macro.cpu_median
+                wanted = f"at least {target}x faster than" if target > 1 else "never slower than"
+                checks.append(
+                    Target(f"{family}: the macro {wanted} Spark's frame",
+                           speedup >= target, f"{speedup:.2f}x",
+                           cpu_speedup >= target, f"{cpu_speedup:.2f}x")
+                )  # fmt: skip
         return checks
 
     @classmethod
@@ -135,20 +159,23 @@ class Report:
 
     def markdown(self) -> str:
         lines = [
-            f"{self.rows:,} rows, median of {self.runs} runs after a warm-up, one Spark "
-            "(`local[2]`), results forced with the `noop` writer. Median, min, max and "
-            "ratio: wall-clock time. CPU time: the executors' CPU time of all the run's "
-            "tasks (median), and its ratio to the least of the family. Same plan as: the "
-            "alternatives whose physical plan is the same but for expression ids (their "
-            "difference in time is noise).",
+            f"{self.rows:,} rows (unless a family says otherwise), median of {self.runs} runs "
+            "after a warm-up, one Spark (`local[2]`), results forced with the `noop` writer. "
+            "Median, min, max and ratio: wall-clock time. CPU time: the executors' CPU time "
+            "of all the run's tasks (median), and its ratio to the least of the family. Same "
+            "plan as: the alternatives whose physical plan is the same but for expression ids "
+            "(their difference in time is noise).",
             "",
             "| family | alternative | median | min | max | ratio to fastest "
             "| CPU time | CPU ratio | same plan as |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for timing in self.timings:
+            family = timing.family
+            if timing.rows not in (None, self.rows):
+                family += f" ({timing.rows:,} rows)"
             lines.append(
-                f"| {timing.family} | {timing.name} | {timing.median:.2f} s | "
+                f"| {family} | {timing.name} | {timing.median:.2f} s | "
                 f"{min(timing.seconds):.2f} s | {max(timing.seconds):.2f} s | "
                 f"{self.ratio(timing):.2f}x | {timing.cpu_median:.2f} s | "
                 f"{self.cpu_ratio(timing):.2f}x | {', '.join(timing.same_plan_as)} |"

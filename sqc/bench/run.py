@@ -1,6 +1,6 @@
 """Side-by-side timings of the macros' SQL and its alternatives, in one process.
 
-    python -m sqc.bench [--rows 10000000] [--runs 6] [--families unpivot,pivot]
+    python -m sqc.bench [--rows 10000000] [--runs 6] [--families unpivot,pivot] [--keep]
     python -m sqc.bench --report-only   # rewrite bench.md and bench.png from bench.json
 
 Data is generated in Spark (`spark.range`), written as parquet tables in a
@@ -41,7 +41,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from sqc.bench.families import FAMILIES, SCHEMA, Query, prepare
+from sqc.bench.families import CATALOG_FAMILIES, FAMILIES, SCHEMA, Query, prepare
 from sqc.bench.report import Report, Timing
 from sqc.testing.dbt_harness import DbtProject, use_bench_environment
 
@@ -109,7 +109,7 @@ def _same_result(spark: Any, family: str, frames: dict[str, Any]) -> None:
         raise AssertionError(f"{family}: different results over {common}: {sums}")
 
 
-def run(rows: int, runs: int, families: list[str], output: Path) -> list[Timing]:
+def run(rows: int, runs: int, families: list[str], output: Path, keep: bool) -> list[Timing]:
     dbt = DbtProject(ROOT, schema=SCHEMA)
     dbt.create_schema()
     prepare(dbt, rows)
@@ -153,6 +153,16 @@ def run(rows: int, runs: int, families: list[str], output: Path) -> list[Timing]
                     results[name].cpu_seconds.append(_cpu_seconds(spark, group))
                     progress.update()
             timings.extend(results.values())
+    if keep and (output / "bench.json").exists():
+        # Families not run this time keep their earlier results.
+        earlier = Report.from_json(json.loads((output / "bench.json").read_text()))
+        rerun = {t.family for t in timings}
+        known = {family for ids in CATALOG_FAMILIES.values() for family in ids}
+        for timing in timings:
+            timing.rows = rows if rows != earlier.rows else None
+        kept = [t for t in earlier.timings if t.family in known - rerun]
+        timings = kept + timings
+        rows, runs = earlier.rows, earlier.runs
     Report(rows, runs, timings).write(output)
     dbt.drop_schema()
     return timings
@@ -165,6 +175,11 @@ def main() -> None:
     parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the results in OUTPUT/bench.json of the families not run this time",
+    )
+    parser.add_argument(
         "--report-only",
         action="store_true",
         help="rewrite the report (markdown, chart) from OUTPUT/bench.json without running",
@@ -175,7 +190,7 @@ def main() -> None:
         Report.from_json(data).write(args.output)
         return
     use_bench_environment(ROOT, ".state/bench")
-    run(args.rows, args.runs, args.families.split(","), args.output)
+    run(args.rows, args.runs, args.families.split(","), args.output, args.keep)
 
 
 if __name__ == "__main__":

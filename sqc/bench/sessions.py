@@ -1,21 +1,29 @@
-"""incremental_sessions against a full rebuild, in one process.
+"""incremental_sessions as history grows, beside a full rebuild, in one process.
 
-    python -m sqc.bench.sessions [--events 10000000] [--runs 3]
+    python -m sqc.bench.sessions [--days 100,400] [--runs 3]
 
-History: `--events` events of 10,000 users over 100 days (2024-01-01 to
-04-10), in bursts of 10 events (gaps of 0 to 40 minutes, 1 in 8 over the 30
-minute gap), a burst a day per user at 10M events, loaded as load 1. A batch:
-1% more events, 90% of them on a new day and 10% late (inside the bursts of
-the last three days), plus copies of 1% of the last day's events, as load 2.
-Each run restores the sessions table to its state after the history,
-appends the batch, and times `dbt run` of the incremental model (reading the
-new events and the sessions they touch); beside it, `dbt run --full-refresh`
-of the same model, and session_windows over all events (the macro's full
-SQL, no deduplication), each the median of `--runs` after one warm-up round
-(the JVM compiles Spark's code on the first runs). Also timed: the
-incremental run when nothing is new, the fixed cost of any run (dbt's start,
-the table's metadata, the question for new events). Writes
-docs/bench/sessions.json.
+History: 100,000 events a day from 10,000 users, for each `--days` (100
+days: 10M events; 400 days: 40M), in bursts: a user's 10 events of a day
+come 0 to 40 minutes apart (1 in 8 more than the 30 minute gap). The events
+table is partitioned by its load (`loaded_at`), the history one load in
+files of about a day each, as daily loads leave them. A batch is load 2:
+one new day of events (100,000), 10% more late events inside the bursts of
+the last three days, and copies of 1% of the last day's events.
+
+For each history size, after one warm-up round, `--runs` rounds each time:
+  incremental                the run after the batch (the sessions table
+                             restored to its state after the history, which
+                             has been through a run with nothing new)
+  incremental, nothing new   a run right after it: the fixed cost of a run
+  full refresh               `dbt run --full-refresh` over the same events
+  session_windows + write    the macro session_windows over the same events
+                             (no deduplication), written to a parquet table
+                             partitioned by session_date like the model's
+Every incremental result is checked against the full refresh, row for row.
+Beside each incremental run, the bytes and rows that its Spark jobs read
+(the stages' input metrics): they follow the batch, not the history.
+Writes docs/bench/sessions.json (one record per history size) and
+docs/bench/sessions.md.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 from tqdm import tqdm
@@ -35,6 +44,7 @@ from sqc.testing.dbt_harness import DbtProject, use_bench_environment
 from sqc.testing.seed_project import write_project
 
 ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "docs" / "bench"
 SCHEMA = "bench_sessions"
 MODEL = """{{ config(
     materialized='incremental_sessions',
@@ -48,34 +58,35 @@ MODEL = """{{ config(
 select event_id, user_id, event_at, loaded_at from bench_sessions.events
 """
 USERS = 10_000
+DAILY_EVENTS = 100_000
 BURST = 10
+INCREMENTAL = "incremental"
+NOTHING_NEW = "incremental, nothing new"
+FULL_REFRESH = "full refresh"
+BASELINE = "session_windows + write"
 
 
-def _events_sql(first_id: int, count: int, loaded_at: int, day_from: int, days: int) -> str:
-    """`count` events from id `first_id`, for USERS users, in bursts: a user's
-    k-th event is the (k mod 10)-th of burst k div 10, bursts spread evenly
-    over `days` days from `day_from` (days after 2024-01-01). Inside a burst,
-    event j comes at j * 20 min plus 0 to 20 min, so consecutive events are 0
-    to 40 minutes apart, 1 in 8 more than the 30 minute gap."""
-    per_user = max(count // USERS, 1)
-    bursts = max(per_user // BURST, 1)
-    burst_seconds = days * 86400 // bursts
+def _events_sql(first_id: int, days: int, day_from: int) -> str:
+    """DAILY_EVENTS events a day for `days` days from `day_from` (days after
+    2024-01-01), ids from `first_id`: a user's k-th event of a day is the
+    k-th of that day's burst, at k * 20 minutes plus 0 to 20 minutes."""
+    per_day = DAILY_EVENTS // USERS
     return (
         f"select id as event_id, id % {USERS} as user_id, timestamp'2024-01-01' + "
-        f"make_interval(0, 0, 0, 0, 0, 0, {day_from * 86400} + "
-        f"((id - {first_id}) div {USERS} div {BURST}) * {burst_seconds} + "
-        f"((id - {first_id}) div {USERS} % {BURST}) * 1200 + abs(hash(id)) % 1200) "
-        f"as event_at, {loaded_at} as loaded_at from range({first_id}, {first_id + count})"
+        f"make_interval(0, 0, 0, 0, 0, 0, "
+        f"({day_from} + (id - {first_id}) div {DAILY_EVENTS}) * 86400 + "
+        f"(id - {first_id}) div {USERS} % {per_day} * 1200 + abs(hash(id)) % 1200) as event_at "
+        f"from range({first_id}, {first_id + days * DAILY_EVENTS})"
     )
 
 
 def _late_sql(first_id: int, count: int, day_from: int, days: int) -> str:
-    """`count` late events: each inside one of the bursts of the `days` days
+    """`count` late events, each inside one of the bursts of the `days` days
     from `day_from`, so that it extends, splits or merges a stored session."""
     return (
         f"select id as event_id, id % {USERS} as user_id, timestamp'2024-01-01' + "
         f"make_interval(0, 0, 0, 0, 0, 0, ({day_from} + abs(hash(id, 1)) % {days}) * 86400 + "
-        f"abs(hash(id)) % {BURST * 1200}) as event_at, 2 as loaded_at "
+        f"abs(hash(id)) % {BURST * 1200}) as event_at "
         f"from range({first_id}, {first_id + count})"
     )
 
@@ -86,128 +97,205 @@ def _timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def run(events: int, runs: int, output: Path, keep: bool = False) -> dict[str, object]:
-    directory = Path(tempfile.mkdtemp(prefix="bench_sessions_"))
-    write_project(directory)
-    project = yaml.safe_load((directory / "dbt_project.yml").read_text())
-    project["models"]["seed_lab"] = {"+file_format": "parquet"}
-    (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
-    (directory / "models").mkdir()
-    (directory / "models" / "sessions.sql").write_text(MODEL)
-    dbt = DbtProject(directory, schema=SCHEMA)
-    dbt.invoke("deps")
-    dbt.drop_schema()
-    dbt.create_schema()
-    history = _events_sql(0, events, 1, 0, 100)
-    batch_size = events // 100
-    new = _events_sql(events, batch_size * 9 // 10, 2, 100, 1)
-    late = _late_sql(events + batch_size, batch_size // 10, 97, 3)
-    # An at-least-once source sends some of its last events again.
-    repeated = (
-        f"select * from {SCHEMA}.events where event_id % 100 = 7 "
-        "and event_at >= timestamp'2024-04-09'"
-    )
-    steps = [
-        # In files of a day or so each, as daily loads would leave them.
-        f"create table {SCHEMA}.history using parquet as "
-        f"select /*+ repartition_by_range(100, event_at) */ * from ({history})",
-        f"create table {SCHEMA}.batch using parquet as {new} union all {late} "
-        f"union all select event_id, user_id, event_at, 2 as loaded_at from ({repeated})",
-    ]
-    with tqdm(total=3 + 4 * (runs + 1), desc="incremental sessions", unit="step") as progress:
-        dbt.sql(steps[0])
-        dbt.sql(
-            f"create table {SCHEMA}.events using parquet as "
-            f"select /*+ repartition_by_range(100, event_at) */ * from {SCHEMA}.history"
-        )
-        dbt.sql(steps[1])
-        progress.update()
-        dbt.invoke("run", "--full-refresh")
-        dbt.sql(
-            f"create table {SCHEMA}.sessions_after_history using parquet "
-            f"partitioned by (session_date) as select * from {SCHEMA}.sessions"
-        )
-        sessions = dbt.sql(f"select count(*) as n from {SCHEMA}.sessions")[0].n
-        batch = dbt.sql(f"select count(*) as n from {SCHEMA}.batch")[0].n
-        progress.update()
-        full_sql = dbt.compile_inline(
+def _input_since(spark: Any, first_job: int) -> dict[str, int]:
+    """Bytes and rows read from files by the Spark jobs from `first_job` on
+    (the stages' input metrics, as the Spark UI's stage pages show them)."""
+    context = spark.sparkContext
+    context._jsc.sc().listenerBus().waitUntilEmpty()
+    store = context._jsc.sc().statusStore()
+    read = {"jobs": 0, "bytes": 0, "rows": 0}
+    for job in range(first_job, _next_job(spark)):
+        stages = store.job(job).stageIds()
+        read["jobs"] += 1
+        for index in range(stages.length()):
+            attempts = store.stageData(stages.apply(index), False, None, False, None)
+            for attempt in range(attempts.length()):
+                read["bytes"] += attempts.apply(attempt).inputBytes()
+                read["rows"] += attempts.apply(attempt).inputRecords()
+    return read
+
+
+def _next_job(spark: Any) -> int:
+    jobs = spark.sparkContext._jsc.sc().statusStore().jobsList(None)
+    return max((jobs.apply(i).jobId() for i in range(jobs.length())), default=-1) + 1
+
+
+class Lab:
+    """The bench's dbt project: the model, and the tables it reads."""
+
+    def __init__(self) -> None:
+        directory = Path(tempfile.mkdtemp(prefix="bench_sessions_"))
+        write_project(directory)
+        project = yaml.safe_load((directory / "dbt_project.yml").read_text())
+        project["models"]["seed_lab"] = {"+file_format": "parquet"}
+        (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
+        (directory / "models").mkdir()
+        (directory / "models" / "sessions.sql").write_text(MODEL)
+        self.dbt = DbtProject(directory, schema=SCHEMA)
+        self.dbt.invoke("deps")
+        self.spark = self.dbt.spark()
+        self.baseline_sql = self.dbt.compile_inline(
             f"{{{{ spark_query_catalog.session_windows('{SCHEMA}.events', 'user_id', "
             "'event_at', '30 minutes', {'event_count': 'count(*)'}) }}"
         )
-        progress.update()
-        times: dict[str, list[float]] = {
-            "incremental": [], "incremental, nothing new": [], "full refresh": [],
-            "session_windows": [],
-        }  # fmt: skip
-        # Every row and column: the incremental run must equal the full refresh.
-        totals = (
+
+    def load(self, days: int) -> int:
+        """The history of `days` days as load 1 and the batch as table `batch`;
+        returns the batch's size."""
+        dbt = self.dbt
+        dbt.drop_schema()
+        dbt.create_schema()
+        history = _events_sql(0, days, 0)
+        new = _events_sql(days * DAILY_EVENTS, 1, days)
+        late = _late_sql((days + 1) * DAILY_EVENTS, DAILY_EVENTS // 10, days - 3, 3)
+        # An at-least-once source sends 1% of its last day's events again.
+        repeated = (
+            f"select event_id, user_id, event_at from {SCHEMA}.events where event_id % 100 = 7 "
+            f"and event_at >= timestamp'2024-01-01' + make_interval(0, 0, 0, {days - 1})"
+        )
+        dbt.sql(
+            f"create table {SCHEMA}.events (event_id bigint, user_id bigint, event_at timestamp, "
+            "loaded_at int) using parquet partitioned by (loaded_at)"
+        )
+        dbt.sql(
+            f"insert into {SCHEMA}.events partition (loaded_at = 1) "
+            f"select /*+ repartition_by_range({days}, event_at) */ * from ({history})"
+        )
+        dbt.sql(
+            f"create table {SCHEMA}.batch using parquet as {new} union all {late} "
+            f"union all {repeated}"
+        )
+        return dbt.sql(f"select count(*) as n from {SCHEMA}.batch")[0].n
+
+    def restore(self) -> None:
+        """The events of the history alone, and the sessions table as after it,
+        through a run with nothing new (as every run after the first finds it)."""
+        dbt = self.dbt
+        dbt.sql(f"alter table {SCHEMA}.events drop if exists partition (loaded_at = 2)")
+        dbt.sql(f"drop table if exists {SCHEMA}.sessions")
+        dbt.sql(
+            f"create table {SCHEMA}.sessions using parquet "
+            "options (partitionoverwritemode 'dynamic') partitioned by (session_date) "
+            f"as select * from {SCHEMA}.sessions_after_history"
+        )
+        dbt.invoke("run")
+
+    def append_batch(self) -> None:
+        self.dbt.sql(
+            f"insert into {SCHEMA}.events partition (loaded_at = 2) select * from {SCHEMA}.batch"
+        )
+
+    def baseline(self) -> None:
+        """session_windows over the events, written like the model's table."""
+        self.dbt.sql(f"drop table if exists {SCHEMA}.baseline")
+        self.dbt.sql(
+            f"create table {SCHEMA}.baseline using parquet partitioned by (session_date) as "
+            f"select *, to_date(session_start) as session_date from ({self.baseline_sql})"
+        )
+
+    def totals(self) -> tuple[int, int]:
+        row = self.dbt.sql(
             "select count(*) as n, sum(cast(hash(to_json(struct(*))) as bigint)) as h "
             f"from {SCHEMA}.sessions"
-        )
-        spark = dbt.spark()
-        for round_ in range(runs + 1):
-            timed = times if round_ > 0 else {name: [] for name in times}  # round 0 warms up
-            # The state after the history, and the batch appended to the events.
-            dbt.sql(
-                f"insert overwrite table {SCHEMA}.events "
-                f"select /*+ repartition_by_range(100, event_at) */ * from {SCHEMA}.history"
-            )
-            dbt.sql(f"drop table if exists {SCHEMA}.sessions")
-            dbt.sql(
-                f"create table {SCHEMA}.sessions using parquet options "
-                "(partitionOverwriteMode 'dynamic') partitioned by (session_date) "
-                f"as select * from {SCHEMA}.sessions_after_history"
-            )
-            # A run with nothing new records the table's watermark and session
-            # days, as every run after the first finds them.
-            dbt.invoke("run")
-            dbt.sql(f"insert into {SCHEMA}.events select * from {SCHEMA}.batch")
-            timed["incremental"].append(_timed(lambda: dbt.invoke("run")))
-            incremental = dbt.sql(totals)[0]
-            progress.update()
-            timed["incremental, nothing new"].append(_timed(lambda: dbt.invoke("run")))
-            progress.update()
-            timed["full refresh"].append(_timed(lambda: dbt.invoke("run", "--full-refresh")))
-            full = dbt.sql(totals)[0]
-            if (incremental.n, incremental.h) != (full.n, full.h):
-                raise AssertionError(f"incremental {incremental} != full refresh {full}")
-            progress.update()
-            timed["session_windows"].append(
-                _timed(lambda: spark.sql(full_sql).write.format("noop").mode("overwrite").save())
-            )
-            progress.update()
+        )[0]
+        return row.n, row.h
+
+
+def measure(lab: Lab, days: int, runs: int, progress: tqdm) -> dict[str, Any]:
+    batch = lab.load(days)
+    dbt = lab.dbt
+    dbt.invoke("run", "--full-refresh")
+    dbt.sql(
+        f"create table {SCHEMA}.sessions_after_history using parquet "
+        f"partitioned by (session_date) as select * from {SCHEMA}.sessions"
+    )
+    sessions = dbt.sql(f"select count(*) as n from {SCHEMA}.sessions")[0].n
+    progress.update()
+    times: dict[str, list[float]] = {
+        INCREMENTAL: [],
+        NOTHING_NEW: [],
+        FULL_REFRESH: [],
+        BASELINE: [],
+    }
+    reads: list[dict[str, int]] = []
+    for round_ in range(runs + 1):
+        timed = times if round_ > 0 else {name: [] for name in times}  # round 0 warms up
+        lab.restore()
+        lab.append_batch()
+        first_job = _next_job(lab.spark)
+        timed[INCREMENTAL].append(_timed(lambda: dbt.invoke("run")))
+        if round_ > 0:
+            reads.append(_input_since(lab.spark, first_job))
+        incremental = lab.totals()
+        timed[NOTHING_NEW].append(_timed(lambda: dbt.invoke("run")))
+        timed[FULL_REFRESH].append(_timed(lambda: dbt.invoke("run", "--full-refresh")))
+        if incremental != lab.totals():
+            raise AssertionError(f"{days} days: the incremental run differs from a full refresh")
+        timed[BASELINE].append(_timed(lab.baseline))
+        progress.update()
     medians = {name: statistics.median(values) for name, values in times.items()}
-    report = {
-        "events": events,
+    return {
+        "days": days,
+        "events": days * DAILY_EVENTS,
         "batch": batch,
         "sessions_after_history": sessions,
         "runs": runs,
-        "warm_up_rounds": 1,
         "seconds": times,
         "medians": medians,
-        "incremental_over_full_refresh": medians["incremental"] / medians["full refresh"],
-        "nothing_new_over_full_refresh": (
-            medians["incremental, nothing new"] / medians["full refresh"]
-        ),
-        "full_refresh_over_session_windows": medians["full refresh"] / medians["session_windows"],
+        "incremental_read": reads,
+        "incremental_over_full_refresh": medians[INCREMENTAL] / medians[FULL_REFRESH],
+        "full_refresh_over_baseline": medians[FULL_REFRESH] / medians[BASELINE],
     }
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(report, indent=2))
-    print(json.dumps(report, indent=2))
-    if not keep:
-        dbt.drop_schema()
-    return report
+
+
+def markdown(records: list[dict[str, Any]]) -> str:
+    lines = [
+        "| history | events | incremental | nothing new | full refresh | session_windows "
+        "+ write | incremental / full refresh | full refresh / session_windows + write "
+        "| incremental reads |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in records:
+        m = r["medians"]
+        read = r["incremental_read"][0]
+        lines.append(
+            f"| {r['days']} days | {r['events']:,} | {m[INCREMENTAL]:.2f} s | "
+            f"{m[NOTHING_NEW]:.2f} s | {m[FULL_REFRESH]:.2f} s | {m[BASELINE]:.2f} s | "
+            f"{r['incremental_over_full_refresh']:.1%} | {r['full_refresh_over_baseline']:.2f}x | "
+            f"{read['rows']:,} rows, {read['bytes'] / 1e6:.1f} MB |"
+        )
+    if len(records) > 1:
+        first, last = records[0], records[-1]
+        growth = last["medians"][INCREMENTAL] / first["medians"][INCREMENTAL]
+        lines += [
+            "",
+            f"The incremental run at {last['days']} days costs {growth:.2f}x the run at "
+            f"{first['days']} days, for {last['events'] / first['events']:.0f}x the history.",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--days", default="100,400", help="history sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "bench" / "sessions.json")
-    parser.add_argument("--keep", action="store_true", help="keep the bench schema to inspect")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
     use_bench_environment(ROOT, ".state/bench_sessions")
-    run(args.events, args.runs, args.output, args.keep)
+    sizes = [int(days) for days in args.days.split(",")]
+    lab = Lab()
+    records = []
+    with tqdm(total=len(sizes) * (args.runs + 2), desc="incremental sessions") as progress:
+        for days in sizes:
+            progress.set_postfix_str(f"{days} days")
+            records.append(measure(lab, days, args.runs, progress))
+    lab.dbt.drop_schema()
+    args.output.mkdir(parents=True, exist_ok=True)
+    (args.output / "sessions.json").write_text(
+        json.dumps({"daily_events": DAILY_EVENTS, "users": USERS, "records": records}, indent=2)
+    )
+    (args.output / "sessions.md").write_text(markdown(records))
+    print(markdown(records))
 
 
 if __name__ == "__main__":
