@@ -99,10 +99,17 @@
 {% endmacro %}
 
 
-{#- md5 of the partition keys and the session start: the same in both methods. -#}
-{% macro _sqc_session_id_sql(parts, start_sql) %}
+{#- md5 of the partition keys and the session start: the same in both
+    methods. For a select list indented by `spaces`: too long for one line
+    of 80 characters, the md5 call is broken over three. -#}
+{% macro _sqc_session_id_sql(parts, start_sql, spaces=4) %}
     {%- set start = start_sql if start_sql == "session_start" else start_sql ~ " as session_start" -%}
-    {{- return("md5(to_json(struct(" ~ (parts.partition_keys + [start]) | join(", ") ~ "))) as session_id") -}}
+    {%- set json = "to_json(struct(" ~ (parts.partition_keys + [start]) | join(", ") ~ "))" -%}
+    {%- set one_line = "md5(" ~ json ~ ") as session_id" -%}
+    {%- if spaces + (one_line | length) + 1 <= 80 -%}
+        {{- return(one_line) -}}
+    {%- endif -%}
+    {{- return("md5(\n" ~ " " * (spaces + 4) ~ json ~ "\n" ~ " " * spaces ~ ") as session_id") -}}
 {% endmacro %}
 
 
@@ -149,10 +156,27 @@
 {% endmacro %}
 
 
+{#- One row per session by gaps and islands: the numbering CTEs, then the
+    columns (keys, session_id, session_start, session_end, aggregates) of a
+    select from sessionize_numbers grouped by `group_by`. -#}
+{% macro _sqc_session_groups(parts, aggregate_sql) %}
+    {%- set start_sql = "min(" ~ parts.time_sql ~ ")" -%}
+    {{- return({
+        "ctes": spark_query_catalog._sqc_session_numbering_ctes(parts),
+        "columns": parts.partition_keys + [
+            spark_query_catalog._sqc_session_id_sql(parts, start_sql),
+            start_sql ~ " as session_start",
+            spark_query_catalog._sqc_session_end_sql(parts, "") ~ " as session_end"
+        ] + aggregate_sql,
+        "group_by": (parts.partition_keys + ["sessionize_number"]) | join(", ")
+    }) -}}
+{% endmacro %}
+
+
 {#- The CTE that adds session_id to the rows of `source`. -#}
 {% macro _sqc_session_ids_cte(parts, source) %}
     {{- return("sessionize_ids as (\n    select\n        *,\n        "
-        ~ spark_query_catalog._sqc_session_id_sql(parts, "session_start")
+        ~ spark_query_catalog._sqc_session_id_sql(parts, "session_start", 8)
         ~ "\n    from " ~ source ~ "\n)") -}}
 {% endmacro %}
 

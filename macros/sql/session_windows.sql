@@ -52,19 +52,14 @@
         {{- return(lines | join("\n")) -}}
     {%- endif -%}
 
-    {%- set start_sql = "min(" ~ parts.time_sql ~ ")" -%}
-    {%- set select_sql = parts.partition_keys + [
-        spark_query_catalog._sqc_session_id_sql(parts, start_sql),
-        start_sql ~ " as session_start",
-        spark_query_catalog._sqc_session_end_sql(parts, "") ~ " as session_end"
-    ] + aggregate_sql -%}
+    {%- set groups = spark_query_catalog._sqc_session_groups(parts, aggregate_sql) -%}
     {%- set lines = [
-        "with " ~ spark_query_catalog._sqc_session_numbering_ctes(parts) | join(",\n\n"),
+        "with " ~ groups.ctes | join(",\n\n"),
         "",
         "select",
-        spark_query_catalog._sqc_list_lines(select_sql, 4),
+        spark_query_catalog._sqc_list_lines(groups.columns, 4),
         "from sessionize_numbers",
-        "group by " ~ (parts.partition_keys + ["sessionize_number"]) | join(", ")
+        "group by " ~ groups.group_by
     ] -%}
     {{- return(lines | join("\n")) -}}
 {% endmacro %}

@@ -44,7 +44,9 @@ MODEL = """{{{{ config(
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
 """
 MODELS = {"sessions_fixed": "10 seconds", "sessions_per_row": "gap"}
-SPLITS = {"session": 200, "thrift": 24}  # batch loads in all (both models), per target
+# Batch loads in all (a load is one batch into one model), per target: each
+# dbt run loads a batch into both models.
+SPLITS = {"session": 64, "thrift": 16}
 
 
 @pytest.fixture(scope="module")
@@ -144,15 +146,16 @@ def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> li
     return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
 
 
-@pytest.mark.parametrize("model", sorted(MODELS))
-def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str, model: str) -> None:
+@pytest.mark.server
+def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     """Random events, split into random batches with late arrivals, exact-gap
     ties and duplicates: loaded one batch and one run at a time, the sessions
-    (ids and aggregates included) equal a full rebuild and the reference."""
+    (ids and aggregates included) of a fixed and of a per-row gap model equal
+    a full rebuild and the reference. Each run builds both models."""
     batches_per_example = 8
     wanted = math.ceil(SPLITS.get(target, SPLITS["thrift"]) / len(MODELS))
     examples = math.ceil(wanted / batches_per_example)
-    splits = []
+    loads = []
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(rows=events_strategy, data=st.data())
@@ -163,18 +166,21 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str, model: str) 
             _load(lab, batch)
             # Joins with and without broadcasting the new events and touched sessions.
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
-            lab.invoke("run", "--select", model, "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
-            splits.append(len(batch))
-        incremental = _sessions(lab, model)
-        expected = _expected([row for batch in batches for row in batch], model.endswith("row"))
-        assert _without_ids(incremental) == expected
-        lab.invoke("run", "--select", model, "--full-refresh")
-        assert _sessions(lab, model) == incremental
+            lab.invoke("run", "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
+            loads.extend([len(batch)] * len(MODELS))
+        incremental = {model: _sessions(lab, model) for model in MODELS}
+        events = [row for batch in batches for row in batch]
+        for model in MODELS:
+            assert _without_ids(incremental[model]) == _expected(events, model.endswith("row"))
+        lab.invoke("run", "--full-refresh")
+        for model in MODELS:
+            assert _sessions(lab, model) == incremental[model]
 
     check()
-    assert len(splits) >= wanted
+    assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("stop_after", ["pending", "overwrite"])
 def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_after: str) -> None:
     """A run stopped after writing its pending table, or after overwriting the
@@ -220,6 +226,7 @@ def _properties(lab: DbtProject, model: str) -> dict[str, str]:
     return {r[0]: r[1] for r in rows if r[0].startswith("sqc.")}
 
 
+@pytest.mark.server
 def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None:
     """The watermark (a timestamp loaded_at here, kept as epoch microseconds)
     and the most days a session spans are measured once, then kept up to date
@@ -314,3 +321,36 @@ def test_a_table_it_did_not_build_is_left_alone_with_a_clear_error(lab: DbtProje
     lab.invoke("run", "--select", model, "--full-refresh")
     expected = _expected([(1, "a", BASE, "10 seconds", 1)], per_row=False)
     assert _without_ids(_sessions(lab, model)) == expected
+
+
+def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None:
+    """An incremental run whose config gives other columns than the table's
+    fails naming both lists and asking for a full refresh, and leaves the
+    table as it was; --full-refresh rebuilds it with the new aggregate."""
+    model = "sessions_fixed"
+    _reset(lab)
+    _load(lab, [(1, "a", BASE, "10 seconds", 1)])
+    lab.invoke("run", "--select", model)
+    before = _sessions(lab, model)
+    _load(lab, [(2, "a", BASE + timedelta(seconds=5), "10 seconds", 2)])
+    path = Path(lab.project_dir) / "models" / f"{model}.sql"
+    original = path.read_text()
+    path.write_text(original.replace("'event_count': 'count(*)'", "'event_count': 'count(*)', "
+                                     "'first_event': 'min(event_id)'"))  # fmt: skip
+    try:
+        lab.invoke("run", "--select", model, expect_success=False)
+        message = "\n".join(lab.errors)
+        assert (
+            "spark_query_catalog.incremental_sessions: "
+            f"{lab.table(model)} has the columns user_id, session_id, session_start, "
+            "session_end, event_count, event_ids, sqc_loaded_at, where the model's partition_by "
+            "and aggregates give user_id, session_id, session_start, session_end, event_count, "
+            "event_ids, first_event, sqc_loaded_at" in message
+        ), message
+        assert "Rebuild it with --full-refresh." in message
+        assert _sessions(lab, model) == before
+        lab.invoke("run", "--select", model, "--full-refresh")
+        rows = lab.sql(f"select first_event, event_count from {lab.table(model)}")
+        assert [tuple(r) for r in rows] == [(1, 2)]
+    finally:
+        path.write_text(original)

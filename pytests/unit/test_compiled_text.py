@@ -268,7 +268,9 @@ def test_session_windows_both_methods(library: Library) -> None:
     assert library.render(call % "session_window") == sql("""
         select
             user_id,
-            md5(to_json(struct(user_id, session_window.start as session_start))) as session_id,
+            md5(
+                to_json(struct(user_id, session_window.start as session_start))
+            ) as session_id,
             session_window.start as session_start,
             session_window.end as session_end,
             sum(amount) as total

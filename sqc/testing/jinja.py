@@ -91,6 +91,8 @@ class Library:
     empty: bool = False
     # Relation text (as rendered) -> [(column, type)] for get_columns_in_relation.
     columns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # A model's config, as `config.get` reads it (the materialization's settings).
+    model_config: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
     macros: dict[str, Any] = field(default_factory=dict)
@@ -193,8 +195,13 @@ class Library:
         def do_return(value: Any) -> None:
             raise MacroReturn(value)
 
+        class Config:
+            def get(self, key: str, default: Any = None) -> Any:
+                return library.model_config.get(key, default)
+
         return {
             PACKAGE: Namespace(),
+            "config": Config(),
             "adapter": Adapter(),
             "api": type("Api", (), {"Relation": Relation})(),
             "exceptions": type(

@@ -7,7 +7,6 @@
       last_reach        the latest time a new event reaches (its time + gap)
       first_date,
       last_date         the session_date partitions a touched session can be in
-      touched_sessions  the SQL of the stored sessions the new events touch
       touched_start,
       touched_end       the span of those sessions (both none when there are none)
       partitions        the dates of those sessions and of the new events
@@ -45,19 +44,16 @@
             if table.state.session_days is not none else none,
         "last_date": (last_date + day * 2) | string
     } -%}
-    {%- do bounds.update({
-        "touched_sessions": spark_query_catalog._sqc_touched_sessions_sql(settings, table.relation, events_view, bounds)
-    }) -%}
     {%- set touched_summary -%}
+with {{ spark_query_catalog._sqc_touched_sessions_ctes(settings, table.relation, events_view, bounds) | join(",\n\n") }}
+
 select
     cast(min(session_start) as string) as touched_start,
     cast(max(session_end) as string) as touched_end,
     typeof(min(session_start)) as time_type,
     to_json(collect_set(cast(session_date as string))) as session_dates,
     count(*) as touched_sessions
-from (
-    {{ bounds.touched_sessions | indent(4) }}
-) as touched_sessions
+from touched_sessions
     {%- endset -%}
     {%- set touched = run_query(touched_summary).rows[0] -%}
     {#- A recomputed session is touched sessions and new events merged: it

@@ -7,7 +7,8 @@
       aggregates        dict of alias to aggregate over a session's events
                         (columns in the order of the aliases: dbt does not
                         keep a config dict's order)
-      event_key         column(s) identifying an event: copies are one event
+      event_key         column(s) identifying an event within its partition_by
+                        keys: copies are one event
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
                         seen are new

@@ -46,6 +46,7 @@
         {%- endcall -%}
     {%- else -%}
         {%- set table = spark_query_catalog._sqc_session_table(target_relation) -%}
+        {%- do spark_query_catalog._sqc_check_session_columns(table, settings) -%}
         {#- A run that died after writing its pending table: finish it first. -#}
         {%- if pending_existing is not none -%}
             {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}

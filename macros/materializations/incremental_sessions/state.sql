@@ -34,6 +34,25 @@
 {% endmacro %}
 
 
+{#- The stored sessions' columns must be those the model's config gives, in
+    order: a run writes recomputed sessions beside stored ones. -#}
+{% macro _sqc_check_session_columns(table, settings) %}
+    {%- set expected = [] -%}
+    {%- for name in settings.key_columns + ["session_id", "session_start", "session_end"] + settings.all_aggregates.keys() | list -%}
+        {%- do expected.append(spark_query_catalog._sqc_unquote(name) | lower) -%}
+    {%- endfor -%}
+    {%- set stored = table.data_columns | map("lower") | list -%}
+    {%- if stored != expected -%}
+        {{- spark_query_catalog._sqc_error(
+            "incremental_sessions",
+            table.relation ~ " has the columns " ~ stored | join(", ") ~ ", where the model's partition_by and"
+            ~ " aggregates give " ~ expected | join(", ") ~ ": they changed since the table was built."
+            ~ " Rebuild it with --full-refresh."
+        ) -}}
+    {%- endif -%}
+{% endmacro %}
+
+
 {% macro _sqc_session_table_state(relation) %}
     {%- set state = {"watermark": none, "session_days": none} -%}
     {%- for row in run_query("show tblproperties " ~ relation) -%}

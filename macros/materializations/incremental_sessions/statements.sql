@@ -20,27 +20,43 @@ create or replace temporary view {{ events_view }} as
 
 {#- The full refresh: every session of every event, in one CREATE TABLE ... AS SELECT. -#}
 {% macro _sqc_create_sessions_table_sql(relation, settings, events_view) %}
+    {%- set sessions = spark_query_catalog._sqc_session_groups_of(settings) -%}
 create table {{ relation }}
 using parquet
-options (partitionOverwriteMode 'dynamic')
+options (partitionoverwritemode 'dynamic')
 partitioned by (session_date)
 as
-{{ spark_query_catalog._sqc_sessions_of(settings, events_view) }}
+with {{ (spark_query_catalog._sqc_distinct_events_ctes(settings, events_view) + sessions.ctes) | join(",\n\n") }}
+
+select
+{{ spark_query_catalog._sqc_list_lines(sessions.columns, 4) }}
+from sessionize_numbers
+group by {{ sessions.group_by }}
 {%- endmacro %}
 
 
-{#- Sessions (with session_date) of the events of the relation `events`
-    (the run's events view, or the events a run recomputes), copies of an
-    event counted once: the first loaded copy is kept, and the latest load of
-    any copy is the event's sqc_loaded_at. -#}
-{% macro _sqc_sessions_of(settings, events) %}
-    {#- distinct_events is a CTE here: nothing to introspect. -#}
-    {%- set sessions = spark_query_catalog.session_windows(
-        api.Relation.create(identifier="distinct_events", type="cte"),
-        settings.key_columns, settings.timestamp_column, settings.gap, settings.all_aggregates
-    ) -%}
-    {%- set copies = settings.event_keys | join(", ") -%}
-with event_copies as (
+{#- Copies of an event count once: rows of the same session keys and
+    event_key are copies, the first loaded is kept, and the latest load of
+    any copy is the event's sqc_loaded_at. The events are distributed by the
+    session keys once, which the copies' window and the sessions' windows
+    both use: one shuffle. CTEs ending in distinct_events, over the relation
+    `events`. -#}
+{% macro _sqc_distinct_events_ctes(settings, events) %}
+    {%- set keys = settings.key_columns | join(", ") -%}
+    {%- set copy_keys = settings.key_columns | list -%}
+    {%- for key in settings.event_keys if key not in copy_keys -%}
+        {%- do copy_keys.append(key) -%}
+    {%- endfor -%}
+    {%- set copies = copy_keys | join(", ") -%}
+    {%- set events_by_key -%}
+events_by_key as (
+    select *
+    from {{ events }}
+    distribute by {{ keys }}
+)
+    {%- endset -%}
+    {%- set event_copies -%}
+event_copies as (
     select
         *,
         row_number() over (
@@ -50,150 +66,169 @@ with event_copies as (
         max({{ settings.loaded_at }}) over (
             partition by {{ copies }}
         ) as sqc_loaded_at
-    from {{ events }}
-),
-
+    from events_by_key
+)
+    {%- endset -%}
+    {%- set distinct_events -%}
 distinct_events as (
     select * except (sqc_copy)
     from event_copies
     where sqc_copy = 1
-),
-
-sessions as (
-    {{ sessions | indent(4) }}
 )
-
-select
-    *,
-    to_date(session_start) as session_date
-from sessions
-{%- endmacro %}
+    {%- endset -%}
+    {{- return([events_by_key, event_copies, distinct_events]) -}}
+{% endmacro %}
 
 
-{#- The stored sessions that the new events touch. The range filter on
-    session_start and session_end follows from the join's conditions and
-    lets Spark skip the files of every other day. -#}
-{% macro _sqc_touched_sessions_sql(settings, target, events_view, bounds) %}
+{#- The sessions of distinct_events (session_windows' gaps and islands):
+    its CTEs, the columns of the select that groups sessionize_numbers by
+    `group_by`, with session_date last. -#}
+{% macro _sqc_session_groups_of(settings) %}
+    {#- distinct_events is a CTE here: nothing to introspect. -#}
+    {%- set parts = spark_query_catalog._sqc_session_parts(
+        api.Relation.create(identifier="distinct_events", type="cte"),
+        settings.key_columns, settings.timestamp_column, settings.gap, "gaps_and_islands",
+        "incremental_sessions"
+    ) -%}
+    {%- set aggregate_sql = [] -%}
+    {%- for aggregate in spark_query_catalog._sqc_aggregates(settings.all_aggregates, "incremental_sessions") -%}
+        {%- do aggregate_sql.append(spark_query_catalog._sqc_aggregate_sql(aggregate)) -%}
+    {%- endfor -%}
+    {%- set groups = spark_query_catalog._sqc_session_groups(parts, aggregate_sql) -%}
+    {%- do groups.update({"columns": groups.columns + ["to_date(min(" ~ parts.time_sql ~ ")) as session_date"]}) -%}
+    {{- return(groups) -}}
+{% endmacro %}
+
+
+{#- The new events (with how far each reaches) and the stored sessions they
+    touch: CTEs new_events and touched_sessions. The range filters on
+    session_start, session_end and session_date follow from the join's
+    conditions and let Spark skip the files of every other day. -#}
+{% macro _sqc_touched_sessions_ctes(settings, target, events_view, bounds) %}
     {%- set key_match = [] -%}
     {%- for key in settings.key_columns -%}
         {%- do key_match.append("stored_sessions." ~ key ~ " <=> new_events." ~ key) -%}
     {%- endfor -%}
-select{{ " /*+ broadcast(new_events) */" if bounds.broadcast_new }}
-    {%- for key in settings.key_columns %}
-    stored_sessions.{{ key }},
-    {%- endfor %}
-    stored_sessions.session_id,
-    stored_sessions.session_start,
-    stored_sessions.session_end,
-    stored_sessions.session_date
-from {{ target }} as stored_sessions
-left semi join (
+    {%- set new_events -%}
+new_events as (
     select
         *,
         {{ settings.reach_sql }} as sqc_reach
     from {{ events_view }}
     where {{ bounds.is_new }}
-) as new_events
-    on {{ key_match | join("\n    and ") }}
-    and stored_sessions.session_start <= new_events.sqc_reach
-    and new_events.{{ settings.timestamp_column }} <= stored_sessions.session_end
-where stored_sessions.session_end >= {{ bounds.first_new }}
-    and stored_sessions.session_start <= {{ bounds.last_reach }}
-    {%- if bounds.first_date is not none %}
-    and stored_sessions.session_date between date '{{ bounds.first_date }}' and date '{{ bounds.last_date }}'
-    {%- else %}
-    and stored_sessions.session_date <= date '{{ bounds.last_date }}'
-    {%- endif %}
-{%- endmacro %}
+)
+    {%- endset -%}
+    {%- set touched_sessions -%}
+touched_sessions as (
+    select{{ " /*+ broadcast(new_events) */" if bounds.broadcast_new }}
+        {%- for key in settings.key_columns %}
+        stored_sessions.{{ key }},
+        {%- endfor %}
+        stored_sessions.session_id,
+        stored_sessions.session_start,
+        stored_sessions.session_end,
+        stored_sessions.session_date
+    from {{ target }} as stored_sessions
+    left semi join new_events
+        on
+            {{ (key_match + [
+                "stored_sessions.session_start <= new_events.sqc_reach",
+                "stored_sessions.session_end >= new_events." ~ settings.timestamp_column
+            ]) | join("\n            and ") }}
+    where
+        stored_sessions.session_end >= {{ bounds.first_new }}
+        and stored_sessions.session_start <= {{ bounds.last_reach }}
+        {%- if bounds.first_date is not none %}
+        and stored_sessions.session_date >= date '{{ bounds.first_date }}'
+        {%- endif %}
+        and stored_sessions.session_date <= date '{{ bounds.last_date }}'
+)
+    {%- endset -%}
+    {{- return([new_events, touched_sessions]) -}}
+{% endmacro %}
 
 
-{#- The events a run recomputes: the new ones, and those inside a touched
-    session (all between touched_start and touched_end). Two plain filters
-    and a semi join, not `new or exists (...)`: Spark would keep that filter
-    above its existence join and read every event; these it pushes down to
-    the files. -#}
-{% macro _sqc_candidate_events_sql(settings, events_view, bounds) %}
+{#- The events a run recomputes: the new ones, and the older ones inside a
+    touched session (all between touched_start and touched_end). Two plain
+    filters and a semi join, not `new or exists (...)`: Spark would keep
+    that filter above its existence join and read every event; these it
+    pushes down to the files. CTEs ending in candidate_events. -#}
+{% macro _sqc_candidate_events_ctes(settings, events_view, bounds) %}
     {%- set ts = settings.timestamp_column -%}
+    {%- if bounds.touched_start is none -%}
+        {{- return(["candidate_events as (\n    select *\n    from " ~ events_view ~ "\n    where " ~ bounds.is_new ~ "\n)"]) -}}
+    {%- endif -%}
     {%- set event_match = [] -%}
     {%- for key in settings.key_columns -%}
-        {%- do event_match.append("touched_sessions." ~ key ~ " <=> older_events." ~ key) -%}
+        {%- do event_match.append("older_events." ~ key ~ " <=> touched_sessions." ~ key) -%}
     {%- endfor -%}
-select *
-from {{ events_view }}
-where {{ bounds.is_new }}
-    {%- if bounds.touched_start is not none %}
-union all
-select{{ " /*+ broadcast(touched_sessions) */" if bounds.broadcast_touched }} *
-from (
+    {%- set older_events -%}
+older_events as (
     select *
     from {{ events_view }}
-    where ({{ bounds.is_new }}) is not true
-        and {{ ts }} between {{ bounds.touched_start }} and {{ bounds.touched_end }}
-) as older_events
-left semi join touched_sessions
-    on {{ event_match | join("\n    and ") }}
-    and older_events.{{ ts }} between touched_sessions.session_start and touched_sessions.session_end
-    {%- endif %}
-{%- endmacro %}
+    where
+        ({{ bounds.is_new }}) is not true
+        and {{ ts }} >= {{ bounds.touched_start }}
+        and {{ ts }} <= {{ bounds.touched_end }}
+)
+    {%- endset -%}
+    {%- set candidate_events -%}
+candidate_events as (
+    select *
+    from {{ events_view }}
+    where {{ bounds.is_new }}
+    union all
+    select{{ " /*+ broadcast(touched_sessions) */" if bounds.broadcast_touched }} older_events.*
+    from older_events
+    left semi join touched_sessions
+        on
+            {{ (event_match + [
+                "older_events." ~ ts ~ " >= touched_sessions.session_start",
+                "older_events." ~ ts ~ " <= touched_sessions.session_end"
+            ]) | join("\n            and ") }}
+)
+    {%- endset -%}
+    {{- return([older_events, candidate_events]) -}}
+{% endmacro %}
 
 
-{#- The pending table: the new content of every partition a run touches,
-    plus one marker row per such partition (so that a partition left empty
-    is known). -#}
+{#- The pending table: the new content of every partition a run touches
+    (the stored sessions it keeps, the recomputed ones), plus one
+    marker row per such partition (so that a partition left empty is known). -#}
 {% macro _sqc_create_pending_sql(pending, settings, table, events_view, bounds) %}
-    {%- set data_columns = table.data_columns -%}
     {%- set dates = [] -%}
     {%- for day in bounds.partitions -%}
         {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
     {%- endfor -%}
     {%- set kept_columns = [] -%}
     {%- set marker_columns = [] -%}
-    {%- for column in data_columns -%}
+    {%- for column in table.data_columns -%}
         {%- do kept_columns.append("stored_sessions." ~ column) -%}
         {%- do marker_columns.append("null as " ~ column) -%}
     {%- endfor -%}
+    {%- set sessions = spark_query_catalog._sqc_session_groups_of(settings) -%}
+    {%- set ctes = spark_query_catalog._sqc_touched_sessions_ctes(settings, table.relation, events_view, bounds)
+        + spark_query_catalog._sqc_candidate_events_ctes(settings, events_view, bounds)
+        + spark_query_catalog._sqc_distinct_events_ctes(settings, "candidate_events")
+        + sessions.ctes -%}
 create table {{ pending }}
 using parquet
 as
-with touched_sessions as (
-    {{ spark_query_catalog._sqc_touched_sessions_sql(settings, table.relation, events_view, bounds) | indent(4) }}
-),
+with {{ ctes | join(",\n\n") }}
 
-candidate_events as (
-    {{ spark_query_catalog._sqc_candidate_events_sql(settings, events_view, bounds) | indent(4) }}
-),
-
-recomputed_sessions as (
-    {{ spark_query_catalog._sqc_sessions_of(settings, "candidate_events") | indent(4) }}
-),
-
-kept_sessions as (
-    select{{ " /*+ broadcast(touched_sessions) */" if bounds.broadcast_touched }}
-        {{ (kept_columns + ["stored_sessions.session_date"]) | join(",\n        ") }}
-    from {{ table.relation }} as stored_sessions
-    left anti join touched_sessions
-        on stored_sessions.session_id = touched_sessions.session_id
-    where stored_sessions.session_date in ({{ dates | join(", ") }})
-),
-
-partition_markers as (
-    select
-        {{ (marker_columns + ["session_date"]) | join(",\n        ") }}
-    from values {{ dates | join(", ") }} as partitions (session_date)
-)
-
-select
-    *,
-    false as sqc_marker
-from kept_sessions
+select{{ " /*+ broadcast(touched_sessions) */" if bounds.broadcast_touched }}
+{{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_sessions.session_date", "false as sqc_marker"], 4) }}
+from {{ table.relation }} as stored_sessions
+left anti join touched_sessions
+    on stored_sessions.session_id = touched_sessions.session_id
+where stored_sessions.session_date in ({{ dates | join(", ") }})
 union all
 select
-    {{ (data_columns + ["session_date"]) | join(",\n    ") }},
-    false as sqc_marker
-from recomputed_sessions
+{{ spark_query_catalog._sqc_list_lines(sessions.columns + ["false as sqc_marker"], 4) }}
+from sessionize_numbers
+group by {{ sessions.group_by }}
 union all
 select
-    *,
-    true as sqc_marker
-from partition_markers
+{{ spark_query_catalog._sqc_list_lines(marker_columns + ["session_date", "true as sqc_marker"], 4) }}
+from values {{ dates | join(", ") }} as touched_dates (session_date)
 {%- endmacro %}
