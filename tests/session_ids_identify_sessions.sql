@@ -1,4 +1,6 @@
-{{ config(enabled=var('spark_query_catalog_build_catalog', project_name == 'spark_query_catalog')) }}
+{{ config(enabled=var(
+    'spark_query_catalog_build_catalog', project_name == 'spark_query_catalog'
+)) }}
 
 -- session_id is one value per (user, session start), and different sessions
 -- never share one. Returns the offending ids.

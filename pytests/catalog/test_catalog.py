@@ -121,7 +121,7 @@ def test_compiled_sql_lints_clean(built: DbtProject, target: str) -> None:
     _session_only(target)
     compiled = ROOT / "target" / "compiled" / "spark_query_catalog"
     models = sorted(compiled.glob("models/*/*.sql"))
-    assert [p.stem for p in models] == sorted(p.stem for p in MODELS)
+    assert sorted(p.stem for p in models) == sorted(p.stem for p in MODELS)
     tests = sorted(
         p
         for p in compiled.glob("models/*/*.yml/*.sql")

@@ -53,9 +53,10 @@ def test_every_catalog_file_has_properties() -> None:
     files |= {p.stem for p in (ROOT / "seeds").rglob("*.csv")}
     assert files - named == set()
     for path in (ROOT / "tests").rglob("*.sql"):
-        assert path.read_text().startswith(
-            "{{ config(enabled=var('spark_query_catalog_build_catalog', "
-            "project_name == 'spark_query_catalog')) }}"
+        head = " ".join(path.read_text().split())
+        assert head.startswith(
+            "{{ config(enabled=var( 'spark_query_catalog_build_catalog', "
+            "project_name == 'spark_query_catalog' )) }}"
         ), path
 
 
