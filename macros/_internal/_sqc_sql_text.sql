@@ -78,12 +78,8 @@
 
 {#- The text a value gives as a column alias: none is 'null', true is 'true'. -#}
 {% macro _sqc_value_label(value) %}
-    {%- if value is none -%}
-        {{- return("null") -}}
-    {%- elif value is sameas true -%}
-        {{- return("true") -}}
-    {%- elif value is sameas false -%}
-        {{- return("false") -}}
+    {%- if value is none or value is sameas true or value is sameas false -%}
+        {{- return(spark_query_catalog._sqc_literal(value)) -}}
     {%- endif -%}
     {{- return(value | string) -}}
 {% endmacro %}
