@@ -95,8 +95,9 @@ servers-stop: $(STAMP) ## stop every server
 	$(BIN)/python -m sqc.servers stop all
 
 ROWS ?= 10000000
-bench: $(STAMP) ## each macro beside its alternatives (ROWS=10000000): docs/bench/bench.*
-	$(BIN)/python -m sqc.bench --rows $(ROWS)
+FAMILIES ?= unpivot,pivot,sessions,rolling
+bench: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAMILIES=...): docs/bench/bench.*
+	$(BIN)/python -m sqc.bench --rows $(ROWS) --families $(FAMILIES) --keep
 
 bench-sessions: $(STAMP) ## incremental_sessions as history grows: docs/bench/sessions.*
 	$(BIN)/python -m sqc.bench.sessions

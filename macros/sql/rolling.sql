@@ -26,7 +26,8 @@
                   checked against the frame as Spark checks it, and the
                   aggregate's type is known, which the linear method needs.
     method        'auto' (default): the linear form where it is exact and
-                  measured faster, else the native frame. 'native': Spark's
+                  measured faster (ROWS frames of 8 rows or more, RANGE
+                  frames of intervals), else the native frame. 'native': Spark's
                   frame as written. 'linear': the linear form, or a compile
                   error saying why there is none.
 

@@ -133,10 +133,14 @@ def test_frames_spark_refuses_are_compile_errors_naming_its_error_class(
         ("'sum(amount)', 'id'", False),
         # floating point stays native
         ("'sum(ratio)', 'id', preceding=999", False),
-        # RANGE: linear over keys with a smallest step, durations of a fixed length
+        # RANGE: linear over keys with a smallest step, durations of a fixed
+        # length; a numeric RANGE holds as many rows as the data puts in it,
+        # and one row a frame measured faster native: linear when asked
         ("'sum(units)', 'at', frame='range', preceding='1 day'", True),
-        ("'sum(units)', 'day', frame='range', preceding=30", True),
-        ("'sum(units)', 'amount', frame='range', preceding=1.001", True),
+        ("'sum(units)', 'day', frame='range', preceding=30", False),
+        ("'sum(units)', 'day', frame='range', preceding=30, method='linear'", True),
+        ("'sum(units)', 'amount', frame='range', preceding=1.001", False),
+        ("'sum(units)', 'amount', frame='range', preceding=1.001, method='linear'", True),
         ("'sum(units)', 'ratio', frame='range', preceding=1", False),
         ("'sum(units)', 'day', frame='range', preceding='1 month'", False),
         # min and max need rolling_select's helper columns

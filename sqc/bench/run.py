@@ -109,14 +109,16 @@ def _same_result(spark: Any, family: str, frames: dict[str, Any]) -> None:
         raise AssertionError(f"{family}: different results over {common}: {sums}")
 
 
-def run(rows: int, runs: int, families: list[str], output: Path, keep: bool) -> list[Timing]:
+def run(
+    rows: int, runs: int, families: list[str], output: Path, keep: bool, match: str = ""
+) -> list[Timing]:
     dbt = DbtProject(ROOT, schema=SCHEMA)
     dbt.create_schema()
     prepare(dbt, rows)
     spark = dbt.spark()
     queries: dict[str, dict[str, Query]] = {}
     for family in families:
-        queries.update(FAMILIES[family](dbt))
+        queries.update({name: q for name, q in FAMILIES[family](dbt).items() if match in name})
     timings: list[Timing] = []
     steps = sum(len(q) for q in queries.values()) * (runs + 2)
     with tqdm(total=steps, desc="timing", unit="query") as progress:
@@ -174,6 +176,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--match", default="", help="only the families whose name has this text")
     parser.add_argument(
         "--keep",
         action="store_true",
@@ -190,7 +193,7 @@ def main() -> None:
         Report.from_json(data).write(args.output)
         return
     use_bench_environment(ROOT, ".state/bench")
-    run(args.rows, args.runs, args.families.split(","), args.output, args.keep)
+    run(args.rows, args.runs, args.families.split(","), args.output, args.keep, args.match)
 
 
 if __name__ == "__main__":

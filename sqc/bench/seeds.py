@@ -24,11 +24,12 @@ import argparse
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import time
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from sqc.servers import ThriftServer
@@ -76,6 +77,43 @@ def _timed(command: list[str], env: dict[str, str]) -> float:
     return seconds
 
 
+# dbt's log events that end each phase of a `dbt seed`, in order: the JVM
+# starts with the first connection, which fills dbt's relation cache.
+PHASES = [
+    ("python start and dbt's imports", "MainReportVersion"),
+    ("project load and parse", "FoundStats"),
+    ("run setup", "ConcurrencyLine"),
+    ("JVM, metastore and relation cache", "NodeStart"),
+    ("agate reads and types the CSV", "SQLQuery"),
+    ("the loader's Spark statements", "NodeFinished"),
+    ("results and exit", None),
+]
+
+
+def breakdown(command: list[str], env: dict[str, str]) -> dict[str, float]:
+    """One run of `command` (a dbt seed) with dbt's JSON debug log, cut into
+    PHASES at the first event of each phase's end after the previous one."""
+    logs = STATE / "breakdown_logs"
+    shutil.rmtree(logs, ignore_errors=True)
+    run_env = {**env, "DBT_LOG_PATH": str(logs)}
+    extra = ["--log-format-file", "json", "--log-level-file", "debug"]
+    start = time.time()
+    subprocess.run([*command, *extra], env=run_env, capture_output=True, check=True)
+    end = time.time()
+    events = []
+    for line in (logs / "dbt.log").read_text().splitlines():
+        info = json.loads(line)["info"]
+        when = datetime.fromisoformat(info["ts"].replace("Z", "+00:00")).timestamp()
+        events.append((info["name"], when))
+    phases: dict[str, float] = {}
+    previous = start
+    for label, name in PHASES:
+        when = end if name is None else next(t for n, t in events if n == name and t >= previous)
+        phases[label] = when - previous
+        previous = when
+    return phases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000])
@@ -85,7 +123,7 @@ def main() -> None:
         "--stock-runs", type=int, default=1, help="runs of the stock loader (minutes each)"
     )
     parser.add_argument("--target", choices=["session", "thrift"], default="session")
-    parser.add_argument("--output", type=Path, default=ROOT / "target" / "bench_seeds.json")
+    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "bench" / "seeds.json")
     args = parser.parse_args()
     server = None
     if args.target == "thrift":
@@ -164,6 +202,8 @@ def _run(args: argparse.Namespace) -> None:
             row = {"rows": count, "loader": label, "seconds": seconds, "median": median,
                    "ratio_to_spark_read_csv": median / baseline}  # fmt: skip
             row["target"] = args.target
+            if label.startswith("ours (csv)") and count == max(args.rows):
+                row["breakdown"] = breakdown(commands[label], env)
             report.append(row)
             print(
                 f"{args.target:7} {count:>8} rows  {label:16} median {median:8.1f}s  "
