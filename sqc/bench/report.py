@@ -174,6 +174,8 @@ class Report:
             family = timing.family
             if timing.rows not in (None, self.rows):
                 family += f" ({timing.rows:,} rows)"
+            if len(timing.seconds) != self.runs:
+                family += f" (median of {len(timing.seconds)})"
             lines.append(
                 f"| {family} | {timing.name} | {timing.median:.2f} s | "
                 f"{min(timing.seconds):.2f} s | {max(timing.seconds):.2f} s | "
