@@ -22,7 +22,7 @@ timed = @start=$$(date +%s); $(2); status=$$?; \
 
 .PHONY: help build test test-fast test-session test-thrift test-cluster test-connect install lint \
 	compile clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-seeds bench-sessions bench-overhead catalog-page
+	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-overhead catalog-page
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | expand -t 18
@@ -96,7 +96,9 @@ servers-stop: $(STAMP) ## stop every server
 
 ROWS ?= 10000000
 FAMILIES ?= unpivot,pivot,sessions,rolling
-bench: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAMILIES=...): docs/bench/bench.*
+bench: bench-macros bench-overhead bench-seeds ## all three below, one after the other
+
+bench-macros: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAMILIES=...): docs/bench/bench.*
 	$(BIN)/python -m sqc.bench --rows $(ROWS) --families $(FAMILIES) --keep
 
 bench-sessions: $(STAMP) ## incremental_sessions as history grows: docs/bench/sessions.*

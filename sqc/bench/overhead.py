@@ -56,14 +56,15 @@ KINDS = [
 
 
 def kind(node: str, sql: str) -> str:
-    """The kind of a statement: test queries are `tests`, seed loads `seeds`."""
+    """The kind of a statement: test queries (unit tests' fixtures included)
+    are `tests`, seed loads `seeds`."""
     words = " ".join(
         line for line in sql.strip().splitlines() if not line.lstrip().startswith("/*")
     ).lower()
     words = " ".join(words.split())
     for name, starts in KINDS:
         if words.startswith(starts):
-            if name == "work" and node.startswith("test."):
+            if name in ("work", "seeds") and node.startswith(("test.", "unit_test.")):
                 return "tests"
             if name == "work" and node.startswith("seed."):
                 return "seeds"
