@@ -96,7 +96,7 @@ servers-stop: $(STAMP) ## stop every server
 
 ROWS ?= 10000000
 FAMILIES ?= unpivot,pivot,sessions,rolling
-bench: bench-macros bench-overhead bench-seeds ## all three below, one after the other
+bench: bench-macros bench-overhead bench-seeds ## bench-macros, bench-overhead, bench-seeds, one after the other (about an hour)
 
 bench-macros: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAMILIES=...): docs/bench/bench.*
 	$(BIN)/python -m sqc.bench --rows $(ROWS) --families $(FAMILIES) --keep

@@ -7,7 +7,9 @@ Builds the catalog on the embedded session (`dbt build`, which records each
 model's physical plan through the `sqc_record_plan` post-hook), then writes,
 for each catalog model: its description, the macro call (the model's SQL),
 the compiled SQL, a summary of the plan's operators and the benchmark ratio
-of its family (docs/bench/bench.json, from `make bench`).
+of its family (docs/bench/bench.json, from `make bench`); the sessions
+family also shows incremental runs as history grows
+(docs/bench/sessions.json, from `make bench-sessions`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from sqc.bench import sessions as sessions_bench
 from sqc.bench.families import CATALOG_FAMILIES
 from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
@@ -47,15 +50,39 @@ def bench_rows(family: str, bench: dict[str, Any]) -> list[str]:
     lines = []
     for timing in bench.get("timings", []):
         if timing["family"] in CATALOG_FAMILIES[family]:
+            label = timing["family"]
+            if timing.get("rows") not in (None, bench["rows"]):
+                label += f" ({timing['rows']:,} rows)"
+            if len(timing["seconds"]) != bench["runs"]:
+                label += f" (median of {len(timing['seconds'])})"
             lines.append(
-                f"| {timing['family']} | {timing['name']} | {timing['median']:.2f} s | "
+                f"| {label} | {timing['name']} | {timing['median']:.2f} s | "
                 f"{timing['ratio_to_fastest']:.2f}x | {timing['cpu_ratio_to_least']:.2f}x |"
             )
     return lines
 
 
+def growth_rows(growth: dict[str, Any]) -> list[str]:
+    """incremental_sessions as history grows (docs/bench/sessions.json)."""
+    if not growth.get("records"):
+        return []
+    return [
+        "`incremental_sessions` as history grows (`make bench-sessions`; a batch of",
+        f"{growth['records'][0]['batch']:,} events, median of {growth['records'][0]['runs']};",
+        "[bench/sessions.md](bench/sessions.md)):",
+        "",
+        *sessions_bench.markdown(growth["records"]).rstrip().splitlines(),
+        "",
+        "![incremental_sessions as history grows](bench/sessions.png)",
+        "",
+    ]
+
+
 def render(
-    models: list[dict[str, Any]], plans: dict[str, dict[str, list[str]]], bench: dict[str, Any]
+    models: list[dict[str, Any]],
+    plans: dict[str, dict[str, list[str]]],
+    bench: dict[str, Any],
+    growth: dict[str, Any] | None = None,
 ) -> str:
     out = [
         "# The query catalog",
@@ -68,7 +95,8 @@ def render(
     ]
     if bench:
         out += [
-            f"Benchmarks: {bench['rows']:,} rows, median of {bench['runs']} runs (wall-clock,",
+            f"Benchmarks: {bench['rows']:,} rows and median of {bench['runs']} runs unless a",
+            "family says otherwise (wall-clock,",
             "and the executors' CPU time against the least of the family); the full table",
             "is [bench/bench.md](bench/bench.md).",
             "",
@@ -86,6 +114,8 @@ def render(
                 *rows,
                 "",
             ]
+        if family == "sessions":
+            out += growth_rows(growth or {})
         for model in members:
             plan = plans.get(model["name"], {"tree": [], "operators": []})
             tree = plan["tree"]
@@ -156,8 +186,10 @@ def main() -> None:
         dbt.drop_schema()
     bench_file = DOCS / "bench" / "bench.json"
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
+    growth_file = DOCS / "bench" / "sessions.json"
+    growth = json.loads(growth_file.read_text()) if growth_file.exists() else {}
     DOCS.mkdir(exist_ok=True)
-    (DOCS / "catalog.md").write_text(render(models, plans, bench))
+    (DOCS / "catalog.md").write_text(render(models, plans, bench, growth))
     print(f"wrote {DOCS / 'catalog.md'} ({len(models)} models)")
 
 

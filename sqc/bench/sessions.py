@@ -22,8 +22,9 @@ For each history size, after one warm-up round, `--runs` rounds each time:
 Every incremental result is checked against the full refresh, row for row.
 Beside each incremental run, the bytes and rows that its Spark jobs read
 (the stages' input metrics): they follow the batch, not the history.
-Writes docs/bench/sessions.json (one record per history size) and
-docs/bench/sessions.md.
+Writes docs/bench/sessions.json (one record per history size),
+docs/bench/sessions.md and the chart docs/bench/sessions.png (`--report-only`
+rewrites the last two from the first).
 """
 
 from __future__ import annotations
@@ -275,12 +276,69 @@ def markdown(records: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+MEASURES = [INCREMENTAL, NOTHING_NEW, FULL_REFRESH, BASELINE]
+
+
+def chart(records: list[dict[str, Any]], path: Path) -> None:
+    """One group of bars per history size: the four medians, min to max."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(9, 1.2 + 1.1 * len(records)))
+    height = 0.8 / len(MEASURES)
+    colours = ["#1f77b4", "#9ecae1", "#aaaaaa", "#666666"]
+    for index, (name, colour) in enumerate(zip(MEASURES, colours, strict=True)):
+        places = [row - 0.4 + height * (index + 0.5) for row in range(len(records))]
+        medians = [r["medians"][name] for r in records]
+        errors = [
+            [r["medians"][name] - min(r["seconds"][name]) for r in records],
+            [max(r["seconds"][name]) - r["medians"][name] for r in records],
+        ]
+        axis.barh(places, medians, height, xerr=errors, color=colour, label=name, capsize=2)
+        for place, median, upper in zip(places, medians, errors[1], strict=True):
+            axis.text(median + upper, place, f"  {median:.2f} s", va="center", fontsize=7)
+    axis.set_yticks(range(len(records)))
+    axis.set_yticklabels([f"{r['days']} days\n{r['events']:,} events" for r in records])
+    axis.invert_yaxis()
+    axis.tick_params(labelsize=8)
+    longest = max(max(r["seconds"][name]) for r in records for name in MEASURES)
+    axis.set_xlim(0, longest * 1.25)
+    axis.legend(fontsize=7, loc="upper right")
+    runs = records[0]["runs"]
+    axis.set_xlabel(
+        f"seconds, median of {runs} (bars: min to max); a batch of {records[0]['batch']:,} events"
+    )
+    axis.set_title("incremental_sessions as history grows", fontsize=9, loc="left")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def write_report(records: list[dict[str, Any]], output: Path) -> None:
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "sessions.json").write_text(
+        json.dumps({"daily_events": DAILY_EVENTS, "users": USERS, "records": records}, indent=2)
+    )
+    (output / "sessions.md").write_text(markdown(records))
+    chart(records, output / "sessions.png")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--days", default="100,400", help="history sizes, comma-separated")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument(
+        "--report-only", action="store_true", help="rewrite sessions.md and .png from the json"
+    )
     args = parser.parse_args()
+    if args.report_only:
+        write_report(
+            json.loads((args.output / "sessions.json").read_text())["records"], args.output
+        )
+        return
     use_bench_environment(ROOT, ".state/bench_sessions")
     sizes = [int(days) for days in args.days.split(",")]
     lab = Lab()
@@ -290,11 +348,7 @@ def main() -> None:
             progress.set_postfix_str(f"{days} days")
             records.append(measure(lab, days, args.runs, progress))
     lab.dbt.drop_schema()
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "sessions.json").write_text(
-        json.dumps({"daily_events": DAILY_EVENTS, "users": USERS, "records": records}, indent=2)
-    )
-    (args.output / "sessions.md").write_text(markdown(records))
+    write_report(records, args.output)
     print(markdown(records))
 
 
