@@ -9,24 +9,14 @@ from textwrap import dedent
 import pytest
 
 from sqc.testing import reference
-from sqc.testing.dbt_harness import DbtProject, values_sql
-
-# Values that break naive SQL generation: quotes, backslashes, names that
-# need backticks, a value spelled 'null' and SQL-looking text.
-NASTY_VALUES = ["it's", "back\\slash", "2012", "twenty-twelve", "an.id", "x`y", "'; drop"]
-ROWS = [
-    (f"g{i % 3}", value, i)
-    for i, value in enumerate([*NASTY_VALUES, *NASTY_VALUES[:3], None, None])
-]
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.edge_rows import NASTY_ROWS as ROWS
+from sqc.testing.edge_rows import NASTY_VALUES, create_nasty_tables
 
 
 @pytest.fixture(scope="module")
 def edge(project: DbtProject) -> DbtProject:
-    columns = [("grp", "string"), ("name", "string"), ("points", "int")]
-    for name, rows in [("nasty", ROWS), ("empty", [])]:
-        project.sql(
-            f"create table {project.table(name)} using parquet as {values_sql(rows, columns)}"
-        )
+    create_nasty_tables(project)
     project.sql(
         f"create table {project.table('teams')} using parquet as select * from values "
         "('team1', 'France', 3), ('team2', 'Poland', 4), (null, 'Poland', 1), "

@@ -8,22 +8,14 @@ from decimal import Decimal
 
 import pytest
 
-from sqc.testing.dbt_harness import DbtProject, values_sql
-
-NASTY_VALUES = ["it's", "back\\slash", "2012", "twenty-twelve", "an.id", "x`y", "'; drop"]
-ROWS = [
-    (f"g{i % 3}", value, i)
-    for i, value in enumerate([*NASTY_VALUES, *NASTY_VALUES[:3], None, None])
-]
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.edge_rows import NASTY_ROWS as ROWS
+from sqc.testing.edge_rows import create_nasty_tables
 
 
 @pytest.fixture(scope="module")
 def edge(project: DbtProject) -> DbtProject:
-    columns = [("grp", "string"), ("name", "string"), ("points", "int")]
-    for name, rows in [("nasty", ROWS), ("empty", [])]:
-        project.sql(
-            f"create table {project.table(name)} using parquet as {values_sql(rows, columns)}"
-        )
+    create_nasty_tables(project)
     project.sql(
         f"create table {project.table('mixed')} using parquet as "
         "select * from values "
