@@ -17,22 +17,24 @@ CONSUMER = ROOT / "integration_tests" / "consumer"
 OPT_IN = ROOT / "integration_tests" / "opt_in"
 
 
-@pytest.fixture(scope="module")
-def consumer(target: str) -> Iterator[DbtProject]:
-    dbt = DbtProject(CONSUMER, target=target, schema="pytest_package_consumer")
+def _package_user(directory: Path, target: str, schema: str) -> Iterator[DbtProject]:
+    """A project that installs this one with `dbt deps`, on an empty schema
+    that is dropped again afterwards."""
+    dbt = DbtProject(directory, target=target, schema=schema)
     dbt.invoke("deps")
     dbt.drop_schema()
     yield dbt
     dbt.drop_schema()
+
+
+@pytest.fixture(scope="module")
+def consumer(target: str) -> Iterator[DbtProject]:
+    yield from _package_user(CONSUMER, target, "pytest_package_consumer")
 
 
 @pytest.fixture(scope="module")
 def opt_in(target: str) -> Iterator[DbtProject]:
-    dbt = DbtProject(OPT_IN, target=target, schema="pytest_package_opt_in")
-    dbt.invoke("deps")
-    dbt.drop_schema()
-    yield dbt
-    dbt.drop_schema()
+    yield from _package_user(OPT_IN, target, "pytest_package_opt_in")
 
 
 def test_parse_runs_no_query(consumer: DbtProject) -> None:
