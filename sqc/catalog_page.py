@@ -22,6 +22,7 @@ from typing import Any
 
 from sqc.bench import sessions as sessions_bench
 from sqc.bench.families import CATALOG_FAMILIES
+from sqc.bench.report import Report
 from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,19 +48,15 @@ def plan_summary(operators: list[str]) -> str:
 
 
 def bench_rows(family: str, bench: dict[str, Any]) -> list[str]:
-    lines = []
-    for timing in bench.get("timings", []):
-        if timing["family"] in CATALOG_FAMILIES[family]:
-            label = timing["family"]
-            if timing.get("rows") not in (None, bench["rows"]):
-                label += f" ({timing['rows']:,} rows)"
-            if len(timing["seconds"]) != bench["runs"]:
-                label += f" (median of {len(timing['seconds'])})"
-            lines.append(
-                f"| {label} | {timing['name']} | {timing['median']:.2f} s | "
-                f"{timing['ratio_to_fastest']:.2f}x | {timing['cpu_ratio_to_least']:.2f}x |"
-            )
-    return lines
+    if not bench:
+        return []
+    report = Report.from_json(bench)
+    return [
+        f"| {report.label(timing)} | {timing.name} | {timing.median:.2f} s | "
+        f"{report.ratio(timing):.2f}x | {report.cpu_ratio(timing):.2f}x |"
+        for timing in report.timings
+        if timing.family in CATALOG_FAMILIES[family]
+    ]
 
 
 def growth_rows(growth: dict[str, Any]) -> list[str]:

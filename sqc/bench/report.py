@@ -78,6 +78,15 @@ class Report:
     def ratio(self, timing: Timing) -> float:
         return timing.median / self.fastest(timing.family).median
 
+    def label(self, timing: Timing) -> str:
+        """The timing's family, with its rows and runs where not the report's."""
+        family = timing.family
+        if timing.rows not in (None, self.rows):
+            family += f" ({timing.rows:,} rows)"
+        if len(timing.seconds) != self.runs:
+            family += f" (median of {len(timing.seconds)})"
+        return family
+
     def cpu_ratio(self, timing: Timing) -> float:
         """Executor CPU time against the least of the family (median to median)."""
         return timing.cpu_median / min(t.cpu_median for t in self.families()[timing.family])
@@ -171,13 +180,8 @@ class Report:
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for timing in self.timings:
-            family = timing.family
-            if timing.rows not in (None, self.rows):
-                family += f" ({timing.rows:,} rows)"
-            if len(timing.seconds) != self.runs:
-                family += f" (median of {len(timing.seconds)})"
             lines.append(
-                f"| {family} | {timing.name} | {timing.median:.2f} s | "
+                f"| {self.label(timing)} | {timing.name} | {timing.median:.2f} s | "
                 f"{min(timing.seconds):.2f} s | {max(timing.seconds):.2f} s | "
                 f"{self.ratio(timing):.2f}x | {timing.cpu_median:.2f} s | "
                 f"{self.cpu_ratio(timing):.2f}x | {', '.join(timing.same_plan_as)} |"
