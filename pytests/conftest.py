@@ -15,14 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from sqc.paths import ROOT
 from sqc.servers import Cluster, ConnectServer, Server, ThriftServer
 from sqc.testing.dbt_harness import DbtProject, connect_url, use_project_environment
 
 settings.register_profile("session", max_examples=40, deadline=None)
 # Over a server each example is several round trips: fewer examples.
 settings.register_profile("server", max_examples=15, deadline=None)
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,7 +1,3 @@
-{{ config(enabled=var(
-    'spark_query_catalog_build_catalog', project_name == 'spark_query_catalog'
-)) }}
-
 -- session_id is one value per (user, session start), and different sessions
 -- never share one. Returns the offending ids.
 with sessionized as (

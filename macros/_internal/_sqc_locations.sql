@@ -32,7 +32,7 @@
         schema do not share it; its own (empty) directory stays for reuse. A
         probe left by a run that died here points at the same place. -#}
     {%- set probe = relation.incorporate(
-        path={"identifier": relation.identifier ~ "__sqc_probe"}
+        path={"identifier": relation.identifier ~ "__spark_query_catalog_probe"}
     ).render() -%}
     {%- do run_query("create table if not exists " ~ probe ~ " (probe int) using parquet") -%}
     {%- set location = [] -%}

@@ -40,11 +40,11 @@
     {%- for row in run_query("show tblproperties " ~ relation) -%}
         {%- do properties.update({row[0]: row[1]}) -%}
     {%- endfor -%}
-    {%- if "sqc.physical_plan" not in properties or "sqc.plan_operators" not in properties -%}
+    {%- if "spark_query_catalog.physical_plan" not in properties or "spark_query_catalog.plan_operators" not in properties -%}
         {{- return(none) -}}
     {%- endif -%}
     {{- return({
-        "tree": properties["sqc.physical_plan"].split("\n"),
-        "operators": properties["sqc.plan_operators"].split(",")
+        "tree": properties["spark_query_catalog.physical_plan"].split("\n"),
+        "operators": properties["spark_query_catalog.plan_operators"].split(",")
     }) -}}
 {% endmacro %}

@@ -1,7 +1,7 @@
 {#-
     plan(model, present=none, absent=none, exchanges=none, max_exchanges=none)
 
-    Passes when the model's recorded physical plan (see sqc_record_plan) has
+    Passes when the model's recorded physical plan (see record_physical_plan) has
     every operator in `present`, none in `absent`, exactly `exchanges`
     shuffle Exchange nodes and at most `max_exchanges`. Operators are named
     as EXPLAIN prints them: Exchange, BroadcastExchange, HashAggregate,
@@ -48,7 +48,7 @@
     {%- if recorded is none -%}
         {{- spark_query_catalog._sqc_error("plan",
             "no physical plan is recorded on " ~ model ~ ". Build the model with the post-hook "
-            ~ "`{{ spark_query_catalog.sqc_record_plan() }}` (a `+post-hook` in dbt_project.yml)."
+            ~ "`{{ spark_query_catalog.record_physical_plan() }}` (a `+post-hook` in dbt_project.yml)."
         ) -}}
     {%- endif -%}
     {%- set tree = recorded.tree -%}

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from sqlfluff.core import FluffConfig, Linter
 
+from sqc.paths import ROOT, catalog_families
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import (
     catalog_rows,
@@ -25,8 +26,7 @@ from sqc.testing.fingerprint import (
 # What a server changes: this module runs on every target (make test-thrift).
 pytestmark = pytest.mark.server
 
-ROOT = Path(__file__).resolve().parents[2]
-FAMILIES = ["pivot", "unpivot", "sessions", "rolling"]
+FAMILIES = catalog_families()
 MODELS = sorted((ROOT / "models").rglob("*.sql"))
 
 

@@ -39,7 +39,7 @@ MODEL = """{{{{ config(
     event_key='event_id',
     loaded_at=var('loaded_at', 'loaded_at'),
     broadcast_rows=var('broadcast_rows', 200000),
-    sqc_stop_after=var('sqc_stop_after', none)
+    _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
 """
@@ -86,7 +86,7 @@ def _reset(lab: DbtProject) -> None:
     lab.sql(f"create table {table} ({names}) using parquet")
     for name in MODELS:
         lab.sql(f"drop table if exists {lab.table(name)}")
-        lab.sql(f"drop table if exists {lab.table(name + '__sqc_pending')}")
+        lab.sql(f"drop table if exists {lab.table(name + '__spark_query_catalog_pending')}")
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
@@ -206,19 +206,19 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
         "--select",
         model,
         "--vars",
-        f"{{sqc_stop_after: {stop_after}}}",
+        f"{{_spark_query_catalog_fault_injection: {stop_after}}}",
         expect_success=False,
     )
     assert "stopped after" in "\n".join(lab.errors)
     pending = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
-    assert f"{model}__sqc_pending" in pending
+    assert f"{model}__spark_query_catalog_pending" in pending
     lab.invoke("run", "--select", model)
     repaired = _sessions(lab, model)
     assert _without_ids(repaired) == _expected(first + second, per_row=False)
     lab.invoke("run", "--select", model, "--full-refresh")
     assert _sessions(lab, model) == repaired
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
-    assert f"{model}__sqc_pending" not in tables
+    assert f"{model}__spark_query_catalog_pending" not in tables
 
 
 def _properties(lab: DbtProject, model: str) -> dict[str, str]:
@@ -251,24 +251,26 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
     assert _properties(lab, model) == {}  # a full rebuild measures nothing
     lab.invoke("run", "--select", model, "--vars", loaded_at)  # nothing new
     assert _properties(lab, model) == {
-        "sqc.watermark": f"timestamp_micros({day})",
-        "sqc.session_days": "0",
+        "spark_query_catalog.watermark": f"timestamp_micros({day})",
+        "spark_query_catalog.session_days": "0",
     }
     _load(lab, second)
     lab.invoke("run", "--select", model, "--vars", loaded_at)
     assert _properties(lab, model) == {
-        "sqc.watermark": f"timestamp_micros({2 * day})",
-        "sqc.session_days": "1",
+        "spark_query_catalog.watermark": f"timestamp_micros({2 * day})",
+        "spark_query_catalog.session_days": "1",
     }
     expected = _expected(first + second, per_row=False)
     assert _without_ids(_sessions(lab, model)) == expected
     lab.sql(
         f"alter table {lab.table(model)} set tblproperties "
-        f"('sqc.watermark' = 'timestamp_micros({day})')"
+        f"('spark_query_catalog.watermark' = 'timestamp_micros({day})')"
     )
     lab.invoke("run", "--select", model, "--vars", loaded_at)
     assert _without_ids(_sessions(lab, model)) == expected
-    assert _properties(lab, model)["sqc.watermark"] == f"timestamp_micros({2 * day})"
+    assert (
+        _properties(lab, model)["spark_query_catalog.watermark"] == f"timestamp_micros({2 * day})"
+    )
 
 
 @pytest.mark.parametrize(
@@ -304,7 +306,7 @@ def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -
 
 def test_a_table_it_did_not_build_is_left_alone_with_a_clear_error(lab: DbtProject) -> None:
     """An incremental run over a table of the model's name that has no
-    session_date and sqc_loaded_at (built another way) fails asking for a
+    session_date and spark_query_catalog_loaded_at (built another way) fails asking for a
     full refresh, and leaves the table as it was; --full-refresh rebuilds it."""
     model = "sessions_fixed"
     _reset(lab)
@@ -343,9 +345,10 @@ def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None
         assert (
             "spark_query_catalog.incremental_sessions: "
             f"{lab.table(model)} has the columns user_id, session_id, session_start, "
-            "session_end, event_count, event_ids, sqc_loaded_at, where the model's partition_by "
-            "and aggregates give user_id, session_id, session_start, session_end, event_count, "
-            "event_ids, first_event, sqc_loaded_at" in message
+            "session_end, event_count, event_ids, spark_query_catalog_loaded_at, where the "
+            "model's partition_by and aggregates give user_id, session_id, session_start, "
+            "session_end, event_count, event_ids, first_event, spark_query_catalog_loaded_at"
+            in message
         ), message
         assert "Rebuild it with --full-refresh." in message
         assert _sessions(lab, model) == before

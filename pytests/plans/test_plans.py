@@ -53,7 +53,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtPr
     project["models"]["seed_lab"] = {
         "+materialized": "table",
         "+file_format": "parquet",
-        "recorded": {"+post-hook": "{{ spark_query_catalog.sqc_record_plan() }}"},
+        "recorded": {"+post-hook": "{{ spark_query_catalog.record_physical_plan() }}"},
     }
     (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
     models = directory / "models"
@@ -119,7 +119,7 @@ def test_a_model_without_a_recorded_plan_is_a_clear_error(lab: DbtProject) -> No
     assert status == "error"
     message = "\n".join(lab.errors)
     assert "spark_query_catalog.plan: no physical plan is recorded on" in message
-    assert "sqc_record_plan()" in message
+    assert "record_physical_plan()" in message
 
 
 @pytest.mark.parametrize(

@@ -148,7 +148,7 @@ def test_value_not_fitting_its_type_names_file_row_and_column(
             assert word in message
         tables = {row.tableName for row in lab.sql(f"show tables in {lab.schema}")}
         assert name not in tables
-        assert not any(t.startswith("sqc_seed_source") for t in tables)
+        assert not any(t.startswith("spark_query_catalog_seed__") for t in tables)
     finally:
         (seeds / f"{name}.csv").unlink()
         (seeds / f"{name}.yml").unlink()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from sqc.paths import ROOT
 from sqc.servers import ThriftServer
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import catalog_rows, differences, load_reference
@@ -23,12 +24,11 @@ from sqc.testing.fingerprint import catalog_rows, differences, load_reference
 # What a server changes: this module runs on every target (make test-thrift).
 pytestmark = pytest.mark.server
 
-ROOT = Path(__file__).resolve().parents[2]
 PORT = 10013
 DONE = re.compile(r"\d+ of \d+ (OK created|OK loaded|PASS)")
 # Tables a build may leave that are not models or seeds: the empty probe that
 # clears a dead CREATE TABLE's directory (macros/_internal/_sqc_locations.sql).
-PROBE = "__sqc_probe"
+PROBE = "__spark_query_catalog_probe"
 
 
 @pytest.fixture(scope="module")

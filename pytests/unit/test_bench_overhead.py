@@ -23,9 +23,17 @@ from sqc.bench.overhead import kind
         ("test.p.not_null_m_id", "select count(*) from s.m where id is null", "tests"),
         ("unit_test.p.m.t", "create temporary view fixture as select 1 as id", "tests"),
         ("model.p.m", "refresh table s.m", "metadata"),
-        ("model.p.m", "create table if not exists s.m__sqc_probe (probe int)", "orphan probe"),
-        ("seed.p.s", "alter table s.s__sqc_probe set location 'file:/w/s.db/s'", "orphan probe"),
-        ("seed.p.s", "describe table extended s.s__sqc_probe", "orphan probe"),
+        (
+            "model.p.m",
+            "create table if not exists s.m__spark_query_catalog_probe (probe int)",
+            "orphan probe",
+        ),
+        (
+            "seed.p.s",
+            "alter table s.s__spark_query_catalog_probe set location 'file:/w/s.db/s'",
+            "orphan probe",
+        ),
+        ("seed.p.s", "describe table extended s.s__spark_query_catalog_probe", "orphan probe"),
     ],
 )
 def test_kind(node: str, sql: str, expected: str) -> None:

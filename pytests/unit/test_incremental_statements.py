@@ -21,11 +21,12 @@ CONFIG = {
     "event_key": "event_id",
     "loaded_at": "loaded_at",
 }
-EVENTS = "sqc_events__analytics__sessions"
+EVENTS = "spark_query_catalog_events__analytics__sessions"
 TABLE = {
     "relation": Relation("sessions", "analytics"),
     "data_columns": [
-        "user_id", "session_id", "session_start", "session_end", "event_count", "sqc_loaded_at",
+        "user_id", "session_id", "session_start", "session_end", "event_count",
+        "spark_query_catalog_loaded_at",
     ],
 }  # fmt: skip
 # A run after loaded_at 41: new events from 00:10 reaching 01:00 on 2024-01-02,
@@ -61,7 +62,7 @@ def _pending(bounds: dict[str, Any] = BOUNDS, **config: Any) -> str:
     library, settings = _settings(**config)
     # The stored table, as built by a full refresh under the same config.
     table = {**TABLE, "data_columns": settings["key_columns"] + TABLE["data_columns"][1:]}
-    pending = Relation("sessions__sqc_pending", "analytics")
+    pending = Relation("sessions__spark_query_catalog_pending", "analytics")
     return str(
         library.call("_sqc_create_pending_sql", pending, settings, table, EVENTS, bounds)
     ).strip()
@@ -90,7 +91,7 @@ def test_the_full_refresh_is_one_create_table_as_select() -> None:
         as
         with events_by_key as (
             select *
-            from sqc_events__analytics__sessions
+            from spark_query_catalog_events__analytics__sessions
             distribute by user_id
         ),
 
@@ -100,17 +101,17 @@ def test_the_full_refresh_is_one_create_table_as_select() -> None:
                 row_number() over (
                     partition by user_id, event_id
                     order by loaded_at
-                ) as sqc_copy,
+                ) as spark_query_catalog_copy,
                 max(loaded_at) over (
                     partition by user_id, event_id
-                ) as sqc_loaded_at
+                ) as spark_query_catalog_loaded_at
             from events_by_key
         ),
 
         distinct_events as (
-            select * except (sqc_copy)
+            select * except (spark_query_catalog_copy)
             from event_copies
-            where sqc_copy = 1
+            where spark_query_catalog_copy = 1
         ),
 
         sessionize_flags as (
@@ -144,7 +145,7 @@ def test_the_full_refresh_is_one_create_table_as_select() -> None:
             min(event_at) as session_start,
             max(event_at) + interval 30 minutes as session_end,
             count(*) as event_count,
-            max(sqc_loaded_at) as sqc_loaded_at,
+            max(spark_query_catalog_loaded_at) as spark_query_catalog_loaded_at,
             to_date(min(event_at)) as session_date
         from sessionize_numbers
         group by user_id, sessionize_number
@@ -156,14 +157,14 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
     events), the older events of those sessions, their sessions recomputed,
     the untouched sessions of the same days kept, one marker row a day."""
     assert _pending() == sql("""
-        create table analytics.sessions__sqc_pending
+        create table analytics.sessions__spark_query_catalog_pending
         using parquet
         as
         with new_events as (
             select
                 *,
-                event_at + interval 30 minutes as sqc_reach
-            from sqc_events__analytics__sessions
+                event_at + interval 30 minutes as new_event_reach
+            from spark_query_catalog_events__analytics__sessions
             where loaded_at > 41
         ),
 
@@ -178,7 +179,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             left semi join new_events
                 on
                     stored_sessions.user_id <=> new_events.user_id
-                    and stored_sessions.session_start <= new_events.sqc_reach
+                    and stored_sessions.session_start <= new_events.new_event_reach
                     and stored_sessions.session_end >= new_events.event_at
             where
                 stored_sessions.session_end >= timestamp '2024-01-02 00:10:00'
@@ -189,7 +190,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
 
         older_events as (
             select *
-            from sqc_events__analytics__sessions
+            from spark_query_catalog_events__analytics__sessions
             where
                 (loaded_at > 41) is not true
                 and event_at >= timestamp '2024-01-01 23:50:00'
@@ -198,7 +199,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
 
         candidate_events as (
             select *
-            from sqc_events__analytics__sessions
+            from spark_query_catalog_events__analytics__sessions
             where loaded_at > 41
             union all
             select older_events.*
@@ -222,17 +223,17 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
                 row_number() over (
                     partition by user_id, event_id
                     order by loaded_at
-                ) as sqc_copy,
+                ) as spark_query_catalog_copy,
                 max(loaded_at) over (
                     partition by user_id, event_id
-                ) as sqc_loaded_at
+                ) as spark_query_catalog_loaded_at
             from events_by_key
         ),
 
         distinct_events as (
-            select * except (sqc_copy)
+            select * except (spark_query_catalog_copy)
             from event_copies
-            where sqc_copy = 1
+            where spark_query_catalog_copy = 1
         ),
 
         sessionize_flags as (
@@ -266,9 +267,9 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             stored_sessions.session_start,
             stored_sessions.session_end,
             stored_sessions.event_count,
-            stored_sessions.sqc_loaded_at,
+            stored_sessions.spark_query_catalog_loaded_at,
             stored_sessions.session_date,
-            false as sqc_marker
+            false as spark_query_catalog_marker
         from analytics.sessions as stored_sessions
         left anti join touched_sessions
             on stored_sessions.session_id = touched_sessions.session_id
@@ -280,9 +281,9 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             min(event_at) as session_start,
             max(event_at) + interval 30 minutes as session_end,
             count(*) as event_count,
-            max(sqc_loaded_at) as sqc_loaded_at,
+            max(spark_query_catalog_loaded_at) as spark_query_catalog_loaded_at,
             to_date(min(event_at)) as session_date,
-            false as sqc_marker
+            false as spark_query_catalog_marker
         from sessionize_numbers
         group by user_id, sessionize_number
         union all
@@ -292,9 +293,9 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             null as session_start,
             null as session_end,
             null as event_count,
-            null as sqc_loaded_at,
+            null as spark_query_catalog_loaded_at,
             session_date,
-            true as sqc_marker
+            true as spark_query_catalog_marker
         from values date '2024-01-01', date '2024-01-02' as touched_dates (session_date)
     """)
 
@@ -306,7 +307,7 @@ def test_with_no_touched_session_only_the_new_events_are_sessionized() -> None:
     assert "older_events" not in text
     assert (
         "candidate_events as (\n    select *\n"
-        "    from sqc_events__analytics__sessions\n    where loaded_at > 41\n)"
+        "    from spark_query_catalog_events__analytics__sessions\n    where loaded_at > 41\n)"
     ) in text
     assert "/*+ broadcast(touched_sessions) */" in text
     assert "broadcast(new_events)" not in text
@@ -316,7 +317,7 @@ def test_with_no_touched_session_only_the_new_events_are_sessionized() -> None:
 
 def test_per_row_gaps_and_several_keys() -> None:
     text = _pending(partition_by=["user_id", "device"], gap="gap", event_key=["event_id", "device"])
-    assert "event_at + cast(gap as interval) as sqc_reach" in text
+    assert "event_at + cast(gap as interval) as new_event_reach" in text
     assert (
         "            stored_sessions.user_id <=> new_events.user_id\n"
         "            and stored_sessions.device <=> new_events.device\n"
@@ -347,10 +348,10 @@ def test_a_table_whose_columns_no_longer_match_the_config_needs_a_full_refresh()
     message = library.error("_sqc_check_session_columns", TABLE, settings)
     assert message == (
         "spark_query_catalog.incremental_sessions: analytics.sessions has the columns user_id, "
-        "session_id, session_start, session_end, event_count, sqc_loaded_at, where the model's "
-        "partition_by and aggregates give user_id, session_id, session_start, session_end, "
-        "event_count, first_page, sqc_loaded_at: they changed since the table was built. "
-        "Rebuild it with --full-refresh."
+        "session_id, session_start, session_end, event_count, spark_query_catalog_loaded_at, "
+        "where the model's partition_by and aggregates give user_id, session_id, "
+        "session_start, session_end, event_count, first_page, spark_query_catalog_loaded_at: "
+        "they changed since the table was built. Rebuild it with --full-refresh."
     )
     _, same = _settings()
     assert library.call("_sqc_check_session_columns", TABLE, same) in (None, "")

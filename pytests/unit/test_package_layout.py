@@ -1,63 +1,84 @@
 """What a package user gets: macros, generic tests and a materialization,
-and none of the catalog's nodes; and one source of truth for each macro's
-signature."""
+and none of the catalog's nodes; how the catalog is laid out; and one
+source of truth for each macro's signature."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 
-from sqc.testing.jinja import ROOT, macro_definitions
-
-CATALOG_ONLY = (
-    "{{ var('spark_query_catalog_build_catalog', project_name == 'spark_query_catalog') }}"
-)
-PROPERTIES = [*sorted((ROOT / "models").glob("*/*.yml")), ROOT / "seeds" / "seeds.yml"]
+from sqc.paths import HOME_VARIABLE, MODELS, ROOT, SEEDS
+from sqc.testing.jinja import macro_definitions
 
 
-def _tests(entry: dict) -> list[tuple[str, dict]]:
-    found = []
-    for test in entry.get("data_tests", []) or []:
-        ((name, body),) = test.items()
-        found.append((name, body))
-    for column in entry.get("columns", []) or []:
-        found.extend(_tests(column))
-    return found
+def _paths(home: bool) -> dict[str, list[str]]:
+    """dbt_project.yml's resource paths as dbt renders them, with the home
+    variable set or not (dbt's own renderer, the one every dbt command uses)."""
+    from dbt.config.renderer import DbtProjectYamlRenderer
+    from dbt_common.context import set_invocation_context
+
+    previous = os.environ.pop(HOME_VARIABLE, None)
+    if home:
+        os.environ[HOME_VARIABLE] = "true"
+    try:
+        set_invocation_context(dict(os.environ))
+        rendered = DbtProjectYamlRenderer(None, {}).render_data(
+            yaml.safe_load((ROOT / "dbt_project.yml").read_text())
+        )
+    finally:
+        os.environ.pop(HOME_VARIABLE, None)
+        if previous is not None:
+            os.environ[HOME_VARIABLE] = previous
+    keys = ("macro-paths", "model-paths", "seed-paths", "test-paths", "snapshot-paths")
+    return {key: rendered[key] for key in keys} | {"analysis-paths": rendered["analysis-paths"]}
 
 
-@pytest.mark.parametrize("path", PROPERTIES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_catalog_node_and_test_builds_only_at_home(path: Path) -> None:
-    """Each model and seed, and each test on it, is enabled only when this
-    project is the root project (or a consumer sets the variable): installed
-    as a package, none of them is built or run."""
-    properties = yaml.safe_load(path.read_text())
-    for key in ("models", "seeds"):
-        for entry in properties.get(key, []) or []:
-            assert entry["config"]["enabled"] == CATALOG_ONLY, (path, entry["name"])
-            for name, body in _tests(entry):
-                assert body["config"]["enabled"] == CATALOG_ONLY, (path, entry["name"], name)
+def test_installed_as_a_package_dbt_parses_macros_only() -> None:
+    """One place decides that the catalog builds: dbt_project.yml's paths.
+    Without the home variable (every project that installs the package)
+    they name macros/ and folders that do not exist."""
+    paths = _paths(home=False)
+    assert paths["macro-paths"] == ["macros"] and paths["analysis-paths"] == []
+    for key in ("model-paths", "seed-paths", "test-paths", "snapshot-paths"):
+        assert [(ROOT / path).exists() for path in paths[key]] == [False], (key, paths[key])
+    home = _paths(home=True)
+    assert (home["model-paths"], home["seed-paths"], home["test-paths"]) == (
+        ["models"],
+        ["seeds"],
+        ["tests"],
+    )
 
 
-def test_every_catalog_file_has_properties() -> None:
-    """A model, seed or singular test without its catalog-only config would
-    be built in every consumer's project."""
-    named = set()
-    for path in PROPERTIES:
-        properties = yaml.safe_load(path.read_text())
-        for key in ("models", "seeds"):
-            named |= {entry["name"] for entry in properties.get(key, []) or []}
-    files = {p.stem for p in (ROOT / "models").rglob("*.sql")}
-    files |= {p.stem for p in (ROOT / "seeds").rglob("*.csv")}
-    assert files - named == set()
-    for path in (ROOT / "tests").rglob("*.sql"):
-        head = " ".join(path.read_text().split())
-        assert head.startswith(
-            "{{ config(enabled=var( 'spark_query_catalog_build_catalog', "
-            "project_name == 'spark_query_catalog' )) }}"
-        ), path
+def test_no_catalog_node_decides_for_itself() -> None:
+    """No properties file or SQL file of the catalog sets `enabled`."""
+    for path in [*MODELS.rglob("*"), *SEEDS.rglob("*"), *(ROOT / "tests").rglob("*")]:
+        if path.suffix in (".yml", ".sql"):
+            assert "enabled" not in path.read_text(), path
+
+
+def _properties(path: Path) -> dict:
+    return yaml.safe_load(path.read_text())
+
+
+def test_a_catalog_query_is_three_files() -> None:
+    """models/<family>/<name>.sql, its properties beside it in <name>.yml
+    (the model, its tests, its expected seed's description, its unit tests),
+    and seeds/<family>/<name>_expected.csv when it has its own expected rows."""
+    seeds = {path.stem: path for path in SEEDS.rglob("*.csv")}
+    for sql in sorted(MODELS.rglob("*.sql")):
+        properties = _properties(sql.with_suffix(".yml"))
+        assert [entry["name"] for entry in properties["models"]] == [sql.stem], sql
+        for seed in properties.get("seeds", []):
+            assert seed["name"] == f"{sql.stem}_expected", sql
+            assert seeds[seed["name"]].parent.name == sql.parent.name, seed["name"]
+        for unit_test in properties.get("unit_tests", []):
+            assert unit_test["model"] == sql.stem, sql
+    ymls = {path.with_suffix(".sql") for path in MODELS.rglob("*.yml")}
+    assert ymls == set(MODELS.rglob("*.sql"))
 
 
 def _public_macros() -> dict[str, list[str]]:
@@ -117,3 +138,13 @@ def test_error_messages_name_macros_and_arguments_not_files() -> None:
     for path in (ROOT / "macros").rglob("*.sql"):
         for message in re.findall(r"_sqc_(?:error|fail)\((.*?)\)\s*-?}}", path.read_text(), re.S):
             assert not re.search(r"macros/\w", message), (path, message)
+
+
+def test_benchmark_families_are_catalog_folders() -> None:
+    """The benchmark and the catalog page key their families by the folders
+    of models/: a renamed folder fails here instead of dropping silently."""
+    from sqc.bench.families import CATALOG_FAMILIES, FAMILIES
+    from sqc.paths import catalog_families
+
+    assert set(FAMILIES) <= set(catalog_families())
+    assert set(CATALOG_FAMILIES) <= set(catalog_families())

@@ -1,8 +1,10 @@
 """The benchmark's families: each macro's SQL beside its alternatives, and
 the generated data they run on.
 
-A family id is a constant here; the catalog page imports CATALOG_FAMILIES,
-so a renamed family cannot silently drop from it.
+The catalog's families are the folders of models/ (sqc.paths); FAMILIES and
+CATALOG_FAMILIES are keyed by them, and a unit test fails on a key that is
+no folder, so a renamed family cannot silently drop from the benchmark or
+the catalog page.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from sqc.paths import catalog_families
 from sqc.testing.dbt_harness import DbtProject
 
 SCHEMA = "bench"
@@ -268,3 +271,8 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
 
 
 FAMILIES = {"unpivot": _unpivot, "pivot": _pivot, "sessions": _sessions, "rolling": _rolling}
+
+
+def benchmarked_families() -> list[str]:
+    """The catalog families (folders of models/) that have a benchmark."""
+    return [family for family in catalog_families() if family in FAMILIES]

@@ -39,7 +39,8 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from sqc.paths import ROOT
+
 OUTPUT = ROOT / "docs" / "bench"
 STATE = ROOT / ".state" / "bench_overhead"
 SCHEMA = "bench_overhead"
@@ -74,7 +75,7 @@ def kind(node: str, sql: str) -> str:
         line for line in sql.strip().splitlines() if not line.lstrip().startswith("/*")
     ).lower()
     words = " ".join(words.split())
-    if "__sqc_probe" in words:
+    if "__spark_query_catalog_probe" in words:
         return "orphan probe"
     for name, starts in KINDS:
         if words.startswith(starts):

@@ -41,11 +41,18 @@ from typing import Any
 
 from tqdm import tqdm
 
-from sqc.bench.families import CATALOG_FAMILIES, FAMILIES, SCHEMA, Query, prepare
+from sqc.bench.families import (
+    CATALOG_FAMILIES,
+    FAMILIES,
+    SCHEMA,
+    Query,
+    benchmarked_families,
+    prepare,
+)
 from sqc.bench.report import Report, Timing
+from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_bench_environment
 
-ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "docs" / "bench"
 SETTLE_SECONDS = 0.5  # pause before each timed run, after a JVM garbage collection
 
@@ -174,7 +181,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--runs", type=int, default=6)
-    parser.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
+    parser.add_argument(
+        "--families",
+        default="",
+        help="comma-separated catalog families (default: every folder of models/ with a benchmark)",
+    )
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--match", default="", help="only the families whose name has this text")
     parser.add_argument(
@@ -193,7 +204,8 @@ def main() -> None:
         Report.from_json(data).write(args.output)
         return
     use_bench_environment(ROOT, ".state/bench")
-    run(args.rows, args.runs, args.families.split(","), args.output, args.keep, args.match)
+    families = args.families.split(",") if args.families else benchmarked_families()
+    run(args.rows, args.runs, families, args.output, args.keep, args.match)
 
 
 if __name__ == "__main__":

@@ -32,10 +32,10 @@ import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+from sqc.paths import ROOT
 from sqc.servers import ThriftServer
 from sqc.testing.seed_project import write_csv, write_project
 
-ROOT = Path(__file__).resolve().parents[2]
 STATE = ROOT / ".state" / "bench_seeds"
 SPARK_SCRIPT = """
 import sys

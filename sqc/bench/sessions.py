@@ -41,10 +41,10 @@ from typing import Any
 import yaml
 from tqdm import tqdm
 
+from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_bench_environment
 from sqc.testing.seed_project import write_project
 
-ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "docs" / "bench"
 SCHEMA = "bench_sessions"
 MODEL = """{{ config(

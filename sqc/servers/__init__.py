@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from sqc.paths import ROOT
+
 STATE = Path(os.environ.get("SQC_SERVER_STATE", ROOT / ".state" / "servers"))
 HIVE_LLAP_STUB_SOURCE = ROOT / "conf" / "hive_llap_stub" / "LlapSigner.java"
 HIVE_LLAP_STUB_CLASSES = ROOT / ".state" / "hive_llap_stub" / "classes"

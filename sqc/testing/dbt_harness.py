@@ -10,6 +10,8 @@ from typing import Any
 
 from dbt.cli.main import dbtRunner, dbtRunnerResult
 
+from sqc.paths import set_home
+
 
 def literal(value: Any) -> str:
     """A Python value as a Spark SQL literal (strings escaped)."""
@@ -108,6 +110,7 @@ class DbtProject:
     def invoke(self, *args: str, expect_success: bool = True) -> dbtRunnerResult:
         """Run one dbt command; fail with dbt's own error text unless it passes."""
         os.environ["DBT_SCHEMA"] = self.schema
+        set_home(self.project_dir)
         # A HiveServer2 session caches table listings: after dbt rebuilds a
         # table from its own session, read it from a fresh one.
         self._close_hive()
@@ -143,8 +146,10 @@ class DbtProject:
             raise AssertionError(f"expected a compile error for: {sql}")
         return "\n".join(self.errors)
 
-    def run_operation(self, macro: str, args: str = "{}") -> None:
-        self.invoke("run-operation", macro, "--args", args)
+    def ping(self) -> None:
+        """One query through dbt: on the session target, dbt builds the
+        SparkSession from the profile."""
+        self.invoke("show", "--inline", "select 1 as one", "--log-level", "none")
 
     # Direct SQL on the Spark the target uses: the in-process session, or
     # the Thrift server over HiveServer2 (PyHive), as dbt-spark connects.
@@ -160,7 +165,7 @@ class DbtProject:
         session = SparkSession.getActiveSession()
         if session is None:
             # dbt's first statement builds the session from the profile.
-            self.invoke("run-operation", "sqc_ping")
+            self.ping()
             session = SparkSession.builder.getOrCreate()
         return session
 
@@ -195,11 +200,14 @@ class DbtProject:
             )
         return self._hive.cursor()
 
+    # Schemas are made and dropped by the tooling itself: the package has
+    # no macro for it (a consumer could call one).
+
     def create_schema(self) -> None:
-        self.run_operation("sqc_create_schema", f'{{"schema": "{self.schema}"}}')
+        self.sql(f"create schema if not exists `{self.schema}`")
 
     def drop_schema(self) -> None:
-        self.run_operation("sqc_drop_schema", f'{{"schema": "{self.schema}"}}')
+        self.sql(f"drop schema if exists `{self.schema}` cascade")
 
     def table(self, name: str) -> str:
         return f"{self.schema}.{name}"

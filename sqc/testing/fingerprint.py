@@ -17,9 +17,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
-ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / ".state" / "fingerprints" / "session.json"
 
 

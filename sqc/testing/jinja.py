@@ -25,7 +25,8 @@ from typing import Any
 from dbt_common.clients.jinja import get_environment
 from dbt_common.exceptions.macros import MacroReturn
 
-ROOT = Path(__file__).resolve().parents[2]
+from sqc.paths import ROOT
+
 PACKAGE = "spark_query_catalog"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from sqc.paths import ROOT
 
 
 def write_project(

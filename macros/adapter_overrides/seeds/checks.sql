@@ -6,8 +6,8 @@
 {% macro _sqc_seed_validate(model, columns, rows_sql, source_relation, method) %}
     {%- if method == "csv" -%}
         {#- Spark reads no file for a query of the corrupt-record column alone. -#}
-        {%- set ragged = run_query("select sqc_row, c0 from (" ~ rows_sql
-            ~ ") as seed_rows where sqc_corrupt is not null order by sqc_row limit 1") -%}
+        {%- set ragged = run_query("select spark_query_catalog_row, c0 from (" ~ rows_sql
+            ~ ") as seed_rows where spark_query_catalog_corrupt_record is not null order by spark_query_catalog_row limit 1") -%}
         {%- if ragged.rows | length > 0 -%}
             {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
             {{- exceptions.raise_compiler_error(
@@ -35,17 +35,17 @@
         {%- do labels.append("when " ~ check.sql ~ " then " ~ loop.index0) -%}
     {%- endfor -%}
     {%- set query -%}
-select sqc_row, case {{ labels | join(" ") }} end as bad_check
+select spark_query_catalog_row, case {{ labels | join(" ") }} end as bad_check
 from ({{ rows_sql }}) as seed_rows
 where {{ conditions | join(" or ") }}
-order by sqc_row
+order by spark_query_catalog_row
 limit 1
     {%- endset -%}
     {%- set bad = run_query(query) -%}
     {%- if bad.rows | length > 0 -%}
         {%- set row_number = bad.rows[0][0] -%}
         {%- set column = checks[bad.rows[0][1] | int].column -%}
-        {%- set value_query = "select " ~ column.alias ~ " from (" ~ rows_sql ~ ") as seed_rows where sqc_row = " ~ row_number -%}
+        {%- set value_query = "select " ~ column.alias ~ " from (" ~ rows_sql ~ ") as seed_rows where spark_query_catalog_row = " ~ row_number -%}
         {%- set value = run_query(value_query).rows[0][0] -%}
         {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}
         {{- exceptions.raise_compiler_error(

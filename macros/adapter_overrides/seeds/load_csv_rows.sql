@@ -41,7 +41,7 @@
         }) -%}
     {%- endfor -%}
     {%- set method = spark_query_catalog._sqc_seed_load_method(model) -%}
-    {%- set source_name = "sqc_seed_source_" ~ this.identifier -%}
+    {%- set source_name = "spark_query_catalog_seed__" ~ this.identifier -%}
 
     {%- if method == "csv" -%}
         {%- set path = agate_table.original_abspath -%}
@@ -50,7 +50,7 @@
             source_name, columns, path, model["config"].get("delimiter", ","), file.line_separator
         )) -%}
         {#- Parsed once, kept in memory for the checks and the insert. -#}
-        {%- do run_query("cache table " ~ source_name ~ "_parsed as select monotonically_increasing_id() + 1 as sqc_row, * from " ~ source_name) -%}
+        {%- do run_query("cache table " ~ source_name ~ "_parsed as select monotonically_increasing_id() + 1 as spark_query_catalog_row, * from " ~ source_name) -%}
         {%- set source_relation = source_name ~ "_parsed" -%}
         {%- set rows_sql = "select * from " ~ source_relation -%}
     {%- else -%}

@@ -64,11 +64,11 @@ where line_index <= (
     {%- for column in columns -%}
         {%- do fields.append(column.alias ~ " string") -%}
     {%- endfor -%}
-    {%- do fields.append("sqc_corrupt string") -%}
+    {%- do fields.append("spark_query_catalog_corrupt_record string") -%}
     {%- set options = {
         "path": path, "header": "true", "multiLine": "true", "quote": '"', "escape": '"',
         "sep": delimiter, "encoding": "UTF-8", "mode": "PERMISSIVE",
-        "columnNameOfCorruptRecord": "sqc_corrupt",
+        "columnNameOfCorruptRecord": "spark_query_catalog_corrupt_record",
         "nullValue": "", "emptyValue": "", "enforceSchema": "true", "lineSep": line_separator
     } -%}
     {%- set option_sql = [] -%}
@@ -82,13 +82,13 @@ where line_index <= (
 
 {#- The seed's values, escaped, in batches into a staging table of strings. -#}
 {% macro _sqc_seed_stage_rows(staging, columns, agate_table) %}
-    {%- set fields = ["sqc_row bigint"] -%}
+    {%- set fields = ["spark_query_catalog_row bigint"] -%}
     {%- for column in columns -%}
         {%- do fields.append(column.alias ~ " string") -%}
     {%- endfor -%}
     {%- do run_query("drop table if exists " ~ staging) -%}
     {%- do spark_query_catalog._sqc_clear_orphaned_location(
-        this.incorporate(path={"identifier": "sqc_seed_source_" ~ this.identifier})
+        this.incorporate(path={"identifier": "spark_query_catalog_seed__" ~ this.identifier})
     ) -%}
     {%- do run_query("create table " ~ staging ~ " (" ~ fields | join(", ") ~ ") using parquet") -%}
     {%- set batch_size = get_batch_size() -%}

@@ -1,7 +1,7 @@
 {#-
     Writing a run's result, crash-safe through a write-ahead table: the full
     new content of every affected partition is first written in one CREATE
-    TABLE ... AS SELECT to <model>__sqc_pending (all or nothing); then those
+    TABLE ... AS SELECT to <model>__spark_query_catalog_pending (all or nothing); then those
     partitions are overwritten from it (a dynamic-partition INSERT
     OVERWRITE), partitions left empty are dropped, the watermark is recorded,
     and the pending table is dropped. A run that finds a pending table first
@@ -12,7 +12,7 @@
     moving the new one in).
 -#}
 {% macro _sqc_apply_pending(table, pending) %}
-    {%- set loaded = "max(max(sqc_loaded_at)) over ()" -%}
+    {%- set loaded = "max(max(spark_query_catalog_loaded_at)) over ()" -%}
     {%- if table.state.watermark is not none -%}
         {%- set loaded = "greatest(" ~ loaded ~ ", " ~ table.state.watermark ~ ")" -%}
     {%- endif -%}
@@ -21,7 +21,7 @@
     {%- set summary -%}
 select
     cast(session_date as string) as session_date,
-    bool_or(not sqc_marker) as has_sessions,
+    bool_or(not spark_query_catalog_marker) as has_sessions,
     max({{ spark_query_catalog._sqc_session_days_sql() }}) over () as session_days,
     {{ spark_query_catalog._sqc_loaded_text(loaded, table.loaded_type) }} as watermark
 from {{ pending }}
@@ -37,7 +37,7 @@ insert overwrite table {{ table.relation }} partition (session_date)
 select
     {{ (table.data_columns + ["session_date"]) | join(",\n    ") }}
 from {{ pending }}
-where not sqc_marker
+where not spark_query_catalog_marker
     {%- endset -%}
     {%- do run_query(overwrite) -%}
     {%- do spark_query_catalog._sqc_incremental_fault("overwrite") -%}

@@ -50,7 +50,7 @@
     {%- for alias, expression in aggregates | dictsort -%}
         {%- do all_aggregates.update({alias: expression}) -%}
     {%- endfor -%}
-    {%- do all_aggregates.update({"sqc_loaded_at": "max(sqc_loaded_at)"}) -%}
+    {%- do all_aggregates.update({"spark_query_catalog_loaded_at": "max(spark_query_catalog_loaded_at)"}) -%}
     {%- do settings.update({"all_aggregates": all_aggregates}) -%}
     {%- set fixed_gap = spark_query_catalog._sqc_duration(settings.gap, name) -%}
     {%- set reach = settings.timestamp_column ~ " + " ~ (

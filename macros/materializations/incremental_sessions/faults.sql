@@ -1,12 +1,14 @@
 {#-
-    Where a test may stop an incremental_sessions run halfway, to prove that
-    the next run repairs it. The model config `sqc_stop_after` names the
-    point ('pending': after the pending table is written; 'overwrite': after
-    the partitions are overwritten); it is unset in every real model.
+    Fault injection, for this repository's tests only: a test stops an
+    incremental_sessions run halfway to prove that the next run repairs it.
+    The private model config `_spark_query_catalog_fault_injection` names the
+    step to stop after ('pending': the pending table is written; 'overwrite':
+    the partitions are overwritten). No real model sets it (CONTRIBUTING.md).
 -#}
-{% macro _sqc_incremental_fault(point) %}
-    {%- if config.get("sqc_stop_after") == point -%}
+{% macro _sqc_incremental_fault(step) %}
+    {%- if config.get("_spark_query_catalog_fault_injection") == step -%}
         {{- spark_query_catalog._sqc_error("incremental_sessions",
-            "stopped after the " ~ point ~ " step (sqc_stop_after, a setting for tests).") -}}
+            "stopped after the " ~ step ~ " step, as the model's config"
+            ~ " _spark_query_catalog_fault_injection asks (a setting for this package's tests).") -}}
     {%- endif -%}
 {% endmacro %}

@@ -1,10 +1,10 @@
 {#-
     What the sessions table knows of itself, in two table properties, so that
     a run need not read every session to learn it:
-      sqc.watermark     the largest loaded_at in the table, as a SQL literal
+      spark_query_catalog.watermark     the largest loaded_at in the table, as a SQL literal
                         (a timestamp as timestamp_micros(...): the same in
                         every session time zone)
-      sqc.session_days  the most days a session spans (session_end's date
+      spark_query_catalog.session_days  the most days a session spans (session_end's date
                         minus session_date): touched sessions start at most
                         that many days before the first new event
     Both are none until measured (a new table; an older one). A property may
@@ -18,17 +18,17 @@
 {% macro _sqc_session_table(relation) %}
     {%- set stored = adapter.get_columns_in_relation(relation) -%}
     {%- set stored_names = stored | map(attribute="name") | map("lower") | list -%}
-    {%- if "session_date" not in stored_names or "sqc_loaded_at" not in stored_names -%}
+    {%- if "session_date" not in stored_names or "spark_query_catalog_loaded_at" not in stored_names -%}
         {{- spark_query_catalog._sqc_error(
             "incremental_sessions",
             relation ~ " was not built by incremental_sessions (it has no session_date"
-            ~ " and sqc_loaded_at columns): rebuild it with --full-refresh."
+            ~ " and spark_query_catalog_loaded_at columns): rebuild it with --full-refresh."
         ) -}}
     {%- endif -%}
     {{- return({
         "relation": relation,
         "data_columns": stored | map(attribute="name") | reject("equalto", "session_date") | list,
-        "loaded_type": spark_query_catalog._sqc_find_column(stored, "sqc_loaded_at").data_type | lower,
+        "loaded_type": spark_query_catalog._sqc_find_column(stored, "spark_query_catalog_loaded_at").data_type | lower,
         "state": spark_query_catalog._sqc_session_table_state(relation)
     }) -}}
 {% endmacro %}
@@ -56,9 +56,9 @@
 {% macro _sqc_session_table_state(relation) %}
     {%- set state = {"watermark": none, "session_days": none} -%}
     {%- for row in run_query("show tblproperties " ~ relation) -%}
-        {%- if row[0] == "sqc.watermark" -%}
+        {%- if row[0] == "spark_query_catalog.watermark" -%}
             {%- do state.update({"watermark": row[1]}) -%}
-        {%- elif row[0] == "sqc.session_days" -%}
+        {%- elif row[0] == "spark_query_catalog.session_days" -%}
             {%- do state.update({"session_days": row[1] | int}) -%}
         {%- endif -%}
     {%- endfor -%}
@@ -95,11 +95,11 @@
 {% macro _sqc_record_state(table, watermark=none, session_days=none) %}
     {%- set properties = [] -%}
     {%- if watermark is not none -%}
-        {%- do properties.append("'sqc.watermark' = " ~ spark_query_catalog._sqc_string_literal(watermark)) -%}
+        {%- do properties.append("'spark_query_catalog.watermark' = " ~ spark_query_catalog._sqc_string_literal(watermark)) -%}
         {%- do table.state.update({"watermark": watermark}) -%}
     {%- endif -%}
     {%- if session_days is not none -%}
-        {%- do properties.append("'sqc.session_days' = '" ~ session_days ~ "'") -%}
+        {%- do properties.append("'spark_query_catalog.session_days' = '" ~ session_days ~ "'") -%}
         {%- do table.state.update({"session_days": session_days}) -%}
     {%- endif -%}
     {%- if properties -%}
@@ -112,7 +112,7 @@
     table built before they were kept, or just rebuilt). -#}
 {% macro _sqc_measure_session_table(table) %}
     {%- set measured = run_query(
-        "select\n    " ~ spark_query_catalog._sqc_loaded_text("max(sqc_loaded_at)", table.loaded_type)
+        "select\n    " ~ spark_query_catalog._sqc_loaded_text("max(spark_query_catalog_loaded_at)", table.loaded_type)
         ~ " as watermark,\n    " ~ spark_query_catalog._sqc_session_days_sql()
         ~ " as session_days\nfrom " ~ table.relation
     ).rows[0] -%}

@@ -9,7 +9,7 @@
 {#- The temporary view of a run's events: one name per model, so that
     threads building several models on one Spark session never share it. -#}
 {% macro _sqc_events_view_name(relation) %}
-    {{- return("sqc_events__" ~ relation.schema ~ "__" ~ relation.identifier) -}}
+    {{- return("spark_query_catalog_events__" ~ relation.schema ~ "__" ~ relation.identifier) -}}
 {% endmacro %}
 
 
@@ -37,7 +37,7 @@ group by {{ sessions.group_by }}
 
 {#- Copies of an event count once: rows of the same session keys and
     event_key are copies, the first loaded is kept, and the latest load of
-    any copy is the event's sqc_loaded_at. The events are distributed by the
+    any copy is the event's spark_query_catalog_loaded_at. The events are distributed by the
     session keys once, which the copies' window and the sessions' windows
     both use: one shuffle. CTEs ending in distinct_events, over the relation
     `events`. -#}
@@ -62,18 +62,18 @@ event_copies as (
         row_number() over (
             partition by {{ copies }}
             order by {{ settings.loaded_at }}
-        ) as sqc_copy,
+        ) as spark_query_catalog_copy,
         max({{ settings.loaded_at }}) over (
             partition by {{ copies }}
-        ) as sqc_loaded_at
+        ) as spark_query_catalog_loaded_at
     from events_by_key
 )
     {%- endset -%}
     {%- set distinct_events -%}
 distinct_events as (
-    select * except (sqc_copy)
+    select * except (spark_query_catalog_copy)
     from event_copies
-    where sqc_copy = 1
+    where spark_query_catalog_copy = 1
 )
     {%- endset -%}
     {{- return([events_by_key, event_copies, distinct_events]) -}}
@@ -113,7 +113,7 @@ distinct_events as (
 new_events as (
     select
         *,
-        {{ settings.reach_sql }} as sqc_reach
+        {{ settings.reach_sql }} as new_event_reach
     from {{ events_view }}
     where {{ bounds.is_new }}
 )
@@ -132,7 +132,7 @@ touched_sessions as (
     left semi join new_events
         on
             {{ (key_match + [
-                "stored_sessions.session_start <= new_events.sqc_reach",
+                "stored_sessions.session_start <= new_events.new_event_reach",
                 "stored_sessions.session_end >= new_events." ~ settings.timestamp_column
             ]) | join("\n            and ") }}
     where
@@ -217,18 +217,18 @@ as
 with {{ ctes | join(",\n\n") }}
 
 select{{ " /*+ broadcast(touched_sessions) */" if bounds.broadcast_touched }}
-{{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_sessions.session_date", "false as sqc_marker"], 4) }}
+{{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_sessions.session_date", "false as spark_query_catalog_marker"], 4) }}
 from {{ table.relation }} as stored_sessions
 left anti join touched_sessions
     on stored_sessions.session_id = touched_sessions.session_id
 where stored_sessions.session_date in ({{ dates | join(", ") }})
 union all
 select
-{{ spark_query_catalog._sqc_list_lines(sessions.columns + ["false as sqc_marker"], 4) }}
+{{ spark_query_catalog._sqc_list_lines(sessions.columns + ["false as spark_query_catalog_marker"], 4) }}
 from sessionize_numbers
 group by {{ sessions.group_by }}
 union all
 select
-{{ spark_query_catalog._sqc_list_lines(marker_columns + ["session_date", "true as sqc_marker"], 4) }}
+{{ spark_query_catalog._sqc_list_lines(marker_columns + ["session_date", "true as spark_query_catalog_marker"], 4) }}
 from values {{ dates | join(", ") }} as touched_dates (session_date)
 {%- endmacro %}

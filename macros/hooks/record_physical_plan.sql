@@ -1,14 +1,14 @@
 {#-
-    sqc_record_plan()
+    record_physical_plan()
 
     A post-hook that keeps a model's physical plan on its table, for the
     `plan` test and the catalog page. It runs EXPLAIN FORMATTED on the
     model's compiled SQL and stores two table (or view) properties:
 
-      sqc.physical_plan   the operator tree, as EXPLAIN prints it under
+      spark_query_catalog.physical_plan   the operator tree, as EXPLAIN prints it under
                           `== Physical Plan ==`, one operator a line with its
                           number (`+- Exchange (4)`)
-      sqc.plan_operators  the operator of each line, comma-separated
+      spark_query_catalog.plan_operators  the operator of each line, comma-separated
                           (`AdaptiveSparkPlan,Exchange,...`)
 
     With adaptive execution on (Spark's default) the plan is the one before
@@ -18,14 +18,14 @@
 
     Example (dbt_project.yml):
         models:
-          +post-hook: "{{ spark_query_catalog.sqc_record_plan() }}"
+          +post-hook: "{{ spark_query_catalog.record_physical_plan() }}"
 -#}
-{% macro sqc_record_plan() %}
-    {{- return(adapter.dispatch("sqc_record_plan", "spark_query_catalog")()) -}}
+{% macro record_physical_plan() %}
+    {{- return(adapter.dispatch("record_physical_plan", "spark_query_catalog")()) -}}
 {% endmacro %}
 
 
-{% macro default__sqc_record_plan() %}
+{% macro default__record_physical_plan() %}
     {%- if not execute or flags.EMPTY or model is not mapping or model.resource_type != "model"
         or model.config.materialized not in ["table", "view", "incremental"] -%}
         {{- return("") -}}
@@ -38,7 +38,7 @@
     {%- endfor -%}
     {{- return(
         "alter " ~ kind ~ " " ~ this.render() ~ " set tblproperties (\n"
-        ~ "    'sqc.physical_plan' = " ~ spark_query_catalog._sqc_string_literal(tree | join("\n")) ~ ",\n"
-        ~ "    'sqc.plan_operators' = " ~ spark_query_catalog._sqc_string_literal(operators | join(",")) ~ "\n)"
+        ~ "    'spark_query_catalog.physical_plan' = " ~ spark_query_catalog._sqc_string_literal(tree | join("\n")) ~ ",\n"
+        ~ "    'spark_query_catalog.plan_operators' = " ~ spark_query_catalog._sqc_string_literal(operators | join(",")) ~ "\n)"
     ) -}}
 {% endmacro %}
