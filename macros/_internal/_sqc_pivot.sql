@@ -96,6 +96,7 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ sourc
 {% macro _sqc_discovered_pivot_values(relation, columns, pivot_names, pivot_sql, max_values, macro_name) %}
     {%- do spark_query_catalog._sqc_require_columns(columns, relation, macro_name, "Discovering pivot `values`",
         "pass `values` explicitly (a list, or pivot_values(...) of a table)") -%}
+    {%- do spark_query_catalog._sqc_check_discoverable(columns, pivot_names, macro_name) -%}
     {%- set result = [] -%}
     {%- for row in spark_query_catalog._sqc_pivot_value_rows(relation, pivot_sql, max_values, macro_name) -%}
         {%- set literals = [] -%}
@@ -143,12 +144,15 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ sourc
 
 
 {#-
-    A pivot whose discovery found no value. Spark has no PIVOT without
-    values, and `in ()` is not SQL. Under `--empty` (an input built empty) the
-    model still compiles: it selects its row keys alone (with group_by=[],
-    none of the rows it would pivot). Otherwise it is an error saying so.
+    A pivot whose discovery found no value: `relation` has no rows. Spark has
+    no PIVOT without values, and `in ()` is not SQL. The model selects its
+    row keys alone (with group_by=[], none of the rows it would pivot): no
+    rows, and the key columns. An empty table is a normal state (a new
+    environment, a filtered dev target), so this is a warning naming the
+    relation, or with on_no_values='fail' a compile error; under `--empty`
+    (an input built empty) it is logged only.
 -#}
-{% macro _sqc_pivot_without_values(relation_sql, columns, group_names, group_sql, read_sql, pivot_names) %}
+{% macro _sqc_pivot_without_values(relation_sql, columns, group_names, group_sql, read_sql, pivot_names, on_no_values) %}
     {%- if group_names is none -%}
         {%- set keys = [] -%}
         {%- for column in columns or [] -%}
@@ -160,17 +164,39 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ sourc
     {%- else -%}
         {%- set keys = group_sql -%}
     {%- endif -%}
-    {%- if not flags.EMPTY -%}
+    {%- set outcome = "the model selects " ~ ("its row keys alone" if keys else "no rows") -%}
+    {%- if flags.EMPTY -%}
+        {%- do log("spark_query_catalog.pivot: no values in " ~ pivot_names | join(", ") ~ " of "
+            ~ relation_sql ~ " under --empty: " ~ outcome ~ ".", info=true) -%}
+    {%- elif on_no_values == "fail" -%}
         {{- spark_query_catalog._sqc_error("pivot", "`relation` " ~ relation_sql ~ " has no values in "
-            ~ pivot_names | join(", ") ~ " to pivot on; pass `values` to fix the output columns.") -}}
+            ~ pivot_names | join(", ") ~ " to pivot on (on_no_values='fail'); pass `values` to fix the output columns.") -}}
+    {%- else -%}
+        {%- do exceptions.warn("spark_query_catalog.pivot: `relation` " ~ relation_sql ~ " has no rows, so no values in "
+            ~ pivot_names | join(", ") ~ " to pivot on: " ~ outcome ~ " (no pivoted columns). Pass `values` to fix"
+            ~ " the output columns, or on_no_values='fail' to make this an error.") -%}
     {%- endif -%}
-    {%- do log("spark_query_catalog.pivot: no values in " ~ pivot_names | join(", ") ~ " of "
-        ~ relation_sql ~ " under --empty: the model selects " ~ ("its row keys alone" if keys else "no rows") ~ ".",
-        info=true) -%}
     {%- if keys | length == 0 -%}
         {#- No row keys either (group_by=[]): the rows the pivot would read, none of them. -#}
         {{- return("select *\nfrom " ~ relation_sql ~ "\nwhere false") -}}
     {%- endif -%}
     {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(keys, 4) ~ "\nfrom " ~ relation_sql
         ~ "\ngroup by " ~ keys | join(", ")) -}}
+{% endmacro %}
+
+
+{#- Discovered values become literals in the model's SQL: a pivot column
+    whose values have no literal form (array, struct, map, variant) is a
+    compile error before any query, not a model that fails when it runs. -#}
+{% macro _sqc_check_discoverable(columns, pivot_names, macro_name) %}
+    {%- for name in pivot_names -%}
+        {%- set column = spark_query_catalog._sqc_find_column(columns, name) -%}
+        {%- if column is not none and column.data_type.split("<")[0] in ["array", "struct", "map", "variant"] -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "pivot_column",
+                "a column whose values discovery can write as literals (numbers, strings, booleans, dates,"
+                ~ " timestamps, decimals, binary, intervals; not array, struct, map or variant values: pivot on"
+                ~ " an expression of them, such as to_json(" ~ column.name ~ ") or one of its fields)",
+                column.name ~ " (" ~ column.data_type ~ ")") -}}
+        {%- endif -%}
+    {%- endfor -%}
 {% endmacro %}

@@ -57,6 +57,16 @@
     {%- endfor -%}
     {%- if fixed_gap is none -%}
         {%- set gap_sql = spark_query_catalog._sqc_key_sql(gap, columns) -%}
+        {#- session_window takes a string or a calendar interval per row (Spark
+            refuses ANSI intervals and numbers); so do both methods here. -#}
+        {%- set gap_type = spark_query_catalog._sqc_key_type(gap, columns) -%}
+        {%- if gap_type is not none and gap_type != "interval"
+            and spark_query_catalog._sqc_type_class(gap_type) != "string" -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "gap",
+                "a duration string such as '30 minutes', or a column or expression of type string (such as"
+                ~ " '5 minutes') or interval (a calendar interval: cast(... as interval)), as Spark's"
+                ~ " session_window takes", gap ~ " (" ~ gap_type ~ ")") -}}
+        {%- endif -%}
     {%- else -%}
         {%- set gap_sql = none -%}
     {%- endif -%}

@@ -86,13 +86,23 @@
     {%- set macro_name = "unpivot" -%}
     {%- set width = output.value_sql | length -%}
     {%- set needs_projection = removed | length > 0 or (target_types | select("string") | list | length > 0) -%}
-    {%- if needs_projection -%}
-        {%- do spark_query_catalog._sqc_require_columns(relation_columns, relation, macro_name,
-            "Casting value columns or removing columns",
-            "pass `cast_to` and the columns to keep, or use method='stack'") -%}
-        {%- if not execute -%}
-            {{- return("") -}}
-        {%- endif -%}
+    {%- if needs_projection and relation_columns is none -%}
+        {#- Columns unknown (a CTE, an ephemeral model): leave out what is
+            removed or recast, and add the casts; `cast_to` needs no introspection. -#}
+        {%- set left_out = removed | list -%}
+        {%- set casts = [] -%}
+        {%- for entry in entries -%}
+            {%- for column_sql in entry.sql -%}
+                {%- set cast = target_types[loop.index0] -%}
+                {%- if cast is not none -%}
+                    {%- do left_out.append(column_sql) -%}
+                    {%- do casts.append("cast(" ~ column_sql ~ " as " ~ cast ~ ") as " ~ column_sql) -%}
+                {%- endif -%}
+            {%- endfor -%}
+        {%- endfor -%}
+        {%- set projected = ["* except (" ~ left_out | unique | join(", ") ~ ")"] + casts -%}
+        {%- set from_sql = spark_query_catalog._sqc_derived_table(projected, relation_sql, "unpivot_source") -%}
+    {%- elif needs_projection -%}
         {%- set projected = [] -%}
         {%- for column in relation_columns -%}
             {%- set column_sql = spark_query_catalog._sqc_quote(column.name) -%}

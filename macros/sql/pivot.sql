@@ -1,5 +1,5 @@
 {#-
-    pivot(relation, pivot_column, aggregates, values=none, group_by=none, max_values=10000)
+    pivot(relation, pivot_column, aggregates, values=none, group_by=none, max_values=10000, on_no_values='warn')
 
     A full `select` that turns the values of `pivot_column` into columns with
     Spark's native PIVOT clause.
@@ -23,10 +23,13 @@
                   grand totals.
     max_values    Most distinct values discovery accepts (default 10000, like
                   spark.sql.pivotMaxValues). More is a compile error.
+    on_no_values  What discovery does when `relation` has no rows: 'warn'
+                  (default): the model selects its row keys alone (no rows),
+                  with a warning naming the relation; 'fail': a compile error.
 
     Under `dbt build --empty`, discovery still reads the relation's values, so
     that the model keeps its columns; when it finds none (an input built
-    empty), the model selects its row keys alone.
+    empty), the model selects its row keys alone, whatever on_no_values says.
 
     Example:
         {{ pivot(ref('teams'), 'name', 'sum(points)', group_by='country') }}
@@ -47,14 +50,14 @@
                 )
             )
 -#}
-{% macro pivot(relation, pivot_column, aggregates, values=none, group_by=none, max_values=10000) %}
+{% macro pivot(relation, pivot_column, aggregates, values=none, group_by=none, max_values=10000, on_no_values="warn") %}
     {{- return(adapter.dispatch("pivot", "spark_query_catalog")(
-        relation, pivot_column, aggregates, values, group_by, max_values
+        relation, pivot_column, aggregates, values, group_by, max_values, on_no_values
     )) -}}
 {% endmacro %}
 
 
-{% macro default__pivot(relation, pivot_column, aggregates, values, group_by, max_values) %}
+{% macro default__pivot(relation, pivot_column, aggregates, values, group_by, max_values, on_no_values) %}
     {%- set macro_name = "pivot" -%}
     {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
     {%- set pivot_names = spark_query_catalog._sqc_string_list(pivot_column, macro_name, "pivot_column", allow_empty=false) -%}
@@ -62,6 +65,9 @@
     {%- set group_names = none if group_by is none
         else spark_query_catalog._sqc_string_list(group_by, macro_name, "group_by") -%}
     {%- do spark_query_catalog._sqc_check_max_values(max_values, macro_name) -%}
+    {%- if on_no_values not in ["warn", "fail"] -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "on_no_values", "'warn' or 'fail'", on_no_values) -}}
+    {%- endif -%}
     {%- if values is not none and (values is string or values is not iterable) -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "values",
             "none (discover them), a non-empty list of values or a non-empty dict of value to alias", values) -}}
@@ -117,7 +123,7 @@
 
     {%- if pivot_values | length == 0 -%}
         {{- return(spark_query_catalog._sqc_pivot_without_values(
-            relation_sql, columns, group_names, group_sql, read_sql, pivot_names
+            relation_sql, columns, group_names, group_sql, read_sql, pivot_names, on_no_values
         )) -}}
     {%- endif -%}
 

@@ -39,6 +39,7 @@
     {%- set columns = spark_query_catalog._sqc_columns(relation) -%}
     {%- do spark_query_catalog._sqc_require_columns(columns, relation, macro_name, "Reading the pivot values",
         "pass the values explicitly (in a unit test: `overrides: macros: {pivot_values: [...]}`)") -%}
+    {%- do spark_query_catalog._sqc_check_discoverable(columns, pivot_names, macro_name) -%}
     {%- set pivot_sql = [] -%}
     {%- for name in pivot_names -%}
         {%- do pivot_sql.append(spark_query_catalog._sqc_column_sql(name, columns, macro_name, "pivot_column")) -%}

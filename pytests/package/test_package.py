@@ -197,3 +197,96 @@ def test_opt_in_failing_model_leaves_no_table(opt_in: DbtProject) -> None:
     tables = {row.tableName for row in opt_in.sql(f"show tables in {opt_in.schema}")}
     assert "broken_pivot" not in tables
     assert "amount_by_customer_and_status" in tables
+
+
+# Cases taken from other projects' pivot and unpivot tests and Spark's own:
+# each failed before the fix that made it pass.
+
+AMOUNTS_CTE = (
+    "with amounts as (\n"
+    "    select * from values (1, 5, 1), (2, 3, null), (3, null, null)"
+    " as t(event_id, amount, bonus)\n"
+    ")\n"
+)
+
+
+@pytest.mark.parametrize("method", ["unpivot", "stack"])
+def test_unpivot_of_a_cte_with_cast_to_needs_no_columns(consumer: DbtProject, method: str) -> None:
+    """`cast_to` and the columns given: nothing to read, on every method."""
+    sql = consumer.compile_inline(
+        AMOUNTS_CTE + "{{ spark_query_catalog.unpivot('amounts', columns=['amount', 'bonus'],"
+        f" name_column='measure', cast_to='bigint', method='{method}') }}}}"
+    )
+    assert consumer.columns(sql) == [
+        ("event_id", "int"), ("measure", "string"), ("value", "bigint"),
+    ]  # fmt: skip
+    rows = sorted(tuple(row) for row in consumer.sql(sql))
+    # Event 3 has only NULLs: dropped, as UNPIVOT's exclude nulls does.
+    assert rows == [(1, "amount", 5), (1, "bonus", 1), (2, "amount", 3)]
+
+
+def _table(consumer: DbtProject, name: str, select: str) -> str:
+    consumer.create_schema()
+    consumer.sql(f"drop table if exists {consumer.table(name)}")
+    consumer.sql(f"create table {consumer.table(name)} using parquet as {select}")
+    return f"api.Relation.create(schema=target.schema, identifier='{name}')"
+
+
+def test_pivot_of_an_empty_table_selects_the_row_keys_with_a_warning(
+    consumer: DbtProject,
+) -> None:
+    """An empty table is a normal state: the row keys and no rows, and a
+    warning naming the relation; on_no_values='fail' keeps the error."""
+    relation = _table(
+        consumer, "no_events", "select 'u1' as user_id, 'view' as kind, 1 as amount where false"
+    )
+    call = f"{{{{ spark_query_catalog.pivot({relation}, 'kind', 'sum(amount)', group_by='user_id'"
+    # Compiled with dbt's log on, so that the warning is seen.
+    result = consumer.invoke("compile", "--inline", call + ") }}")
+    warning = "\n".join(consumer.warnings)
+    assert f"{consumer.schema}.no_events has no rows" in warning, consumer.warnings
+    assert "on_no_values='fail'" in warning
+    sql = str(result.result.results[0].node.compiled_code)
+    assert [name for name, _ in consumer.columns(sql)] == ["user_id"]
+    assert consumer.sql(sql) == []
+    message = consumer.compile_error(call + ", on_no_values='fail') }}")
+    assert "spark_query_catalog.pivot:" in message and "has no values in kind" in message
+    message = consumer.compile_error(call + ", on_no_values='skip') }}")
+    assert "argument `on_no_values` must be 'warn' or 'fail'. Got: 'skip'" in message
+
+
+@pytest.mark.parametrize("macro", ["pivot", "pivot_values"])
+def test_pivot_on_array_values_is_a_compile_error(consumer: DbtProject, macro: str) -> None:
+    """Discovered array values have no literal form here: a compile error
+    naming the column and its type, not a model that fails when it runs."""
+    relation = _table(
+        consumer,
+        "tagged_events",
+        "select * from values ('u1', array(1, 1), 3), ('u2', array(2), 4)"
+        " as t(user_id, tags, amount)",
+    )
+    arguments = "'tags', 'sum(amount)'" if macro == "pivot" else "'tags'"
+    message = consumer.compile_error(
+        f"{{{{ spark_query_catalog.{macro}({relation}, {arguments}) }}}}"
+    )
+    assert f"spark_query_catalog.{macro}: argument `pivot_column` must be" in message
+    assert "not array, struct, map or variant" in message
+    assert "Got: 'tags (array<int>)'" in message
+
+
+@pytest.mark.parametrize("macro", ["sessionize", "session_windows"])
+def test_a_per_row_gap_of_a_number_is_a_compile_error(consumer: DbtProject, macro: str) -> None:
+    """Spark's session_window takes a string or a calendar interval per row."""
+    relation = _table(
+        consumer,
+        "gapped_events",
+        "select 'u1' as user_id, timestamp'2024-01-01 10:00:00' as event_at, 5 as gap_minutes",
+    )
+    aggregates = ", {'events': 'count(*)'}" if macro == "session_windows" else ""
+    message = consumer.compile_error(
+        f"{{{{ spark_query_catalog.{macro}({relation}, 'user_id', 'event_at',"
+        f" 'gap_minutes'{aggregates}) }}}}"
+    )
+    assert f"spark_query_catalog.{macro}: argument `gap` must be" in message
+    assert "type string" in message and "interval" in message
+    assert "Got: 'gap_minutes (int)'" in message
