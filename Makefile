@@ -25,7 +25,7 @@ timed = @start=$$(date +%s); $(2); status=$$?; \
 
 .PHONY: help build test test-fast test-session test-thrift test-cluster test-connect install lint \
 	compile clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-overhead catalog-page
+	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-overhead catalog-page docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | expand -t 18
@@ -104,15 +104,22 @@ bench: bench-macros bench-overhead bench-seeds ## bench-macros, bench-overhead, 
 
 bench-macros: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAMILIES=...): docs/bench/bench.*
 	$(BIN)/python -m sqc.bench --rows $(ROWS) --families "$(FAMILIES)" --keep
+	$(BIN)/python -m sqc.docs
 
 bench-sessions: $(STAMP) ## incremental_sessions as history grows: docs/bench/sessions.*
 	$(BIN)/python -m sqc.bench.sessions
+	$(BIN)/python -m sqc.docs
 
 bench-seeds: $(STAMP) ## dbt seed against spark.read.csv, whole processes: docs/bench/seeds.json
 	$(BIN)/python -m sqc.bench.seeds
+	$(BIN)/python -m sqc.docs
 
 bench-overhead: $(STAMP) ## dbt build of the catalog against its SQL run bare: docs/bench/overhead.*
 	$(BIN)/python -m sqc.bench.overhead
+	$(BIN)/python -m sqc.docs
+
+docs: $(STAMP) ## the README's argument tables (from macros/macros.yml) and figures (from docs/bench/*.json)
+	$(BIN)/python -m sqc.docs
 
 catalog-page: $(STAMP) ## docs/catalog.md from dbt's artifacts, the plans and bench.json
 	$(BIN)/python -m sqc.catalog_page

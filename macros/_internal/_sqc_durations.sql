@@ -130,6 +130,17 @@
 {#- A fixed session gap: a positive day-time duration string, normalized
     ('30 minutes'), or none when `text` is not a duration string (a per-row
     SQL expression). A duration Spark refuses is an error naming the macro. -#}
+{#- The units of a fixed duration (a session gap), as the docs and errors
+    name them: "weeks, days, ... or microseconds". -#}
+{% macro _sqc_duration_units_text() %}
+    {%- set names = [] -%}
+    {%- for unit, fields in spark_query_catalog._sqc_interval_units().items() if fields == "day_time" -%}
+        {%- do names.append(unit ~ "s") -%}
+    {%- endfor -%}
+    {{- return(names[:-1] | join(", ") ~ " or " ~ names[-1]) -}}
+{% endmacro %}
+
+
 {% macro _sqc_duration(text, macro_name="sessionize", argument="gap") %}
     {%- set interval = spark_query_catalog._sqc_interval(text) -%}
     {%- if interval is none or interval.duration is none -%}
@@ -137,7 +148,7 @@
     {%- endif -%}
     {%- if interval.error is not none or interval.fields != "day_time" -%}
         {{- spark_query_catalog._sqc_fail(macro_name, argument,
-            "a duration of weeks, days, hours, minutes or seconds (only seconds take a fraction)"
+            "a duration of " ~ spark_query_catalog._sqc_duration_units_text() ~ " (only seconds take a fraction)"
             ~ (": " ~ interval.error if interval.error is not none else ""), text) -}}
     {%- endif -%}
     {{- return(interval.duration) -}}

@@ -9,8 +9,8 @@
 -#}
 
 {#-
-    The gap rule: a duration string of weeks, days, hours, minutes or seconds
-    ('10 seconds', '1 hour 30 minutes') is a fixed gap (_sqc_duration);
+    The gap rule: a duration string of day-time units ('10 seconds',
+    '1 hour 30 minutes'; _sqc_duration_units_text) is a fixed gap (_sqc_duration);
     anything else is a per-row SQL expression (a column name, a CASE, ...)
     that must give a string such as '5 minutes' or a calendar interval.
 -#}

@@ -149,7 +149,7 @@
 
 
 {#-
-    stack() in a LATERAL VIEW, as stack.txt writes it: one Generate, no
+    stack() in a LATERAL VIEW, as "Stack operation in Apache Spark SQL" writes it: one Generate, no
     shuffle. Casts go inline; the source's unpivoted and removed columns are
     left out with `* except`, so no projection (and no introspection) is
     needed. Both sides are qualified: the name column may reuse the name of a

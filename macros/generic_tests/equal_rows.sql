@@ -6,8 +6,8 @@
     NULLs). Each failing row is the row, and whether it is `missing` from the
     model or `unexpected` in it.
 
-    compare_columns  Columns to compare (default: every column of `model`).
-    exclude_columns  Columns left out of the comparison.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     The project's own replacement for dbt_utils.equality, which needs the
     dbt package hub.

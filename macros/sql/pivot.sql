@@ -4,28 +4,8 @@
     A full `select` that turns the values of `pivot_column` into columns with
     Spark's native PIVOT clause.
 
-    relation      A ref(), a source(), a Relation, or a string naming a table,
-                  a view or a CTE.
-    pivot_column  The column whose values become columns; a list of columns
-                  pivots on tuples: `for (a, b) in ((1, 'x') as ...)`.
-    aggregates    One aggregate (string), a list, or a dict of alias to
-                  aggregate. With several, columns are named
-                  `<value alias>_<aggregate alias>`, as Spark names them.
-    values        none (default): the distinct values are read from `relation`
-                  when the model runs (see pivot_values), sorted, NULL first. A
-                  list of values, or a dict of value to column alias. Tuple
-                  pivots take lists of values. NULL is a value: it matches NULL
-                  rows.
-    group_by      none (default): every column not used by the pivot or the
-                  aggregates is a row key, as in Spark. A column or a list of
-                  columns: only these are row keys; all other columns are
-                  dropped before the pivot. [] : no row keys, one row of
-                  grand totals.
-    max_values    Most distinct values discovery accepts (default 10000, like
-                  spark.sql.pivotMaxValues). More is a compile error.
-    on_no_values  What discovery does when `relation` has no rows: 'warn'
-                  (default): the model selects its row keys alone (no rows),
-                  with a warning naming the relation; 'fail': a compile error.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     Under `dbt build --empty`, discovery still reads the relation's values, so
     that the model keeps its columns; when it finds none (an input built

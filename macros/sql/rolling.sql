@@ -5,31 +5,8 @@
     A window expression with an explicit frame, for a select list:
         <expression> over (partition by ... order by ... rows|range between ... and ...)
 
-    expression    The aggregate or window function, e.g. 'sum(level)'.
-    order_by      A column or expression (with asc/desc, nulls first/last),
-                  or a list of them (one for frame='range').
-    partition_by  A column or expression, or a list; none or [] for none
-                  (a compile-time warning: Spark then moves all rows to one
-                  partition).
-    frame         'rows' (physical offsets) or 'range' (offsets on the value
-                  of the single order key; rows with equal keys are peers).
-    preceding     Start of the frame: an integer (0 = current row; a negative
-                  number is after the current row: -2 is `2 following`),
-                  'unbounded', 'current row'; for RANGE also a number with a
-                  fraction (Spark truncates it over an integer key) or an
-                  interval: a duration string ('7 days', '1 year 2 months')
-                  or an interval literal ("interval '1-1' year to month").
-    following     End of the frame, same forms (-1 is `1 preceding`);
-                  default 0 (current row).
-    relation      Optional: the relation the window runs over. With it,
-                  column names are quoted as needed, the order key's type is
-                  checked against the frame as Spark checks it, and the
-                  aggregate's type is known, which the linear method needs.
-    method        'auto' (default): the linear form where it is exact and
-                  measured faster (ROWS frames of 8 rows or more, RANGE
-                  frames of intervals), else the native frame. 'native': Spark's
-                  frame as written. 'linear': the linear form, or a compile
-                  error saying why there is none.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     The linear form of sum, count and avg is the aggregate over a frame from
     unbounded preceding to the frame's end, less the same up to just before

@@ -7,8 +7,8 @@
     an expression, this returns the query, so that it can add the helper
     columns that the linear form of min and max needs, and drop them again.
 
-    aggregates  A dict of output column to aggregate, e.g.
-                {'amount_max': 'max(amount)', 'amount_sum': 'sum(amount)'}.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     min and max over a ROWS frame of w rows are linear by van Herk /
     Gil-Werman: rows are numbered and cut into blocks of w; a running value

@@ -6,8 +6,8 @@
     session_start, session_end and the aggregates. Sessions are exactly those
     of Spark's session_window (see sessionize for the rules and arguments).
 
-    aggregates  One aggregate (string), a list, or a dict of alias to
-                aggregate, evaluated over each session's rows.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     Example:
         {{ session_windows(ref('events'), 'user_id', 'event_at', '30 minutes',

@@ -8,17 +8,8 @@
       session_start  time of the session's first row.
       session_end    latest `time + gap` of the session's rows.
 
-    relation          Relation or string (table, view or CTE) to read.
-    partition_by      A column or expression, or a list; [] for none.
-    timestamp_column  The event time: timestamp, timestamp_ntz (kept as ntz),
-                      date or string (cast to timestamp).
-    gap               A fixed duration string ('30 minutes', '1 hour 30 minutes';
-                      units microsecond to week), or any other text: a per-row
-                      SQL expression (a column, a CASE) giving a duration string
-                      or a calendar interval, as session_window accepts.
-    method            'gaps_and_islands' (default, measured faster: a lag or
-                      running max, then a running sum) or 'session_window'
-                      (Spark's native aggregate). Both give the same sessions.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     Example:
         {{ sessionize(ref('events'), 'user_id', 'event_at', '30 minutes') }}

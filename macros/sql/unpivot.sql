@@ -6,28 +6,8 @@
     A full `select` that turns columns into rows in one scan of the source,
     with no UNION ALL and no shuffle.
 
-    relation       A ref(), a source(), a Relation, or a string naming a
-                   table, a view or a CTE.
-    columns        The columns to unpivot. A list of columns; a dict of label
-                   to column (the label is the value of `name_column`); or a
-                   dict of label to a list of columns, to unpivot several value
-                   columns at once (`value_column` is then a list of names).
-                   none (default): every column not in `exclude` or `remove`.
-    exclude        Columns never unpivoted (row identifiers), with columns=none.
-    name_column    Name of the output column holding the label ('name').
-    value_column   Name of the output value column ('value'), or a list of
-                   names for a multi-value unpivot.
-    include_nulls  false (default, as Spark's UNPIVOT): a row is dropped when
-                   all its values are NULL. true: every row is kept.
-    cast_to        none (default): value columns of different types are cast to
-                   their common type, read from `relation` (numerics widen to
-                   the widest numeric; any mix with strings becomes string).
-                   A type name (or one per value column) to cast to instead.
-    remove         Columns dropped from the output entirely.
-    method         'unpivot' (default): Spark's UNPIVOT clause, planned as an
-                   Expand. 'stack': the stack() generator in a LATERAL VIEW,
-                   planned as a Generate, as stack.txt shows it. Both give the
-                   same rows, types and NULL handling.
+    Arguments, their defaults and allowed values: macros/macros.yml (the
+    README shows them as this macro's table).
 
     Every column that is not unpivoted (or removed) is kept as a row
     identifier, before the name and value columns.

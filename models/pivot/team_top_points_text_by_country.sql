@@ -1,6 +1,7 @@
--- pivot.txt, second strategy: string points are not handled by PivotFirst,
--- so Spark rewrites the aggregate as max(if(name <=> value, points, null)).
--- The values are listed, because a CTE cannot be read to discover them.
+-- From "Spark SQL pivot table", its second strategy: string points are not
+-- handled by PivotFirst, so Spark rewrites the aggregate as max(if(name <=>
+-- value, points, null)). The values are listed, because a CTE cannot be read to
+-- discover them.
 with teams_with_text_points as (
     select
         name,

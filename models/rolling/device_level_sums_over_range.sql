@@ -1,4 +1,5 @@
--- window-frames.txt: RANGE 1 PRECEDING covers ids within 1 of the current id.
+-- From "WindowExec Unary Physical Operator": RANGE 1 PRECEDING covers ids
+-- within 1 of the current id.
 select
     id,
     device,

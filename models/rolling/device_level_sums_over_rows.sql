@@ -1,5 +1,5 @@
--- window-frames.txt: ROWS 1 PRECEDING covers the previous row, however far
--- its id is from the current one.
+-- From "WindowExec Unary Physical Operator": ROWS 1 PRECEDING covers the
+-- previous row, however far its id is from the current one.
 select
     id,
     device,

@@ -1,5 +1,6 @@
--- window-frames.txt: spark.range(0, 13) with group = id % 4. Ids of a group
--- are 4 apart, so RANGE 2 PRECEDING holds only the current row.
+-- From "WindowExec Unary Physical Operator": spark.range(0, 13) with group = id
+-- % 4. Ids of a group are 4 apart, so RANGE 2 PRECEDING holds only the current
+-- row.
 with numbers as (
     select
         id,

@@ -61,7 +61,7 @@ def test_build_runs_every_seed_model_and_test(built: DbtProject) -> None:
 
 
 def test_article_pivot_output(built: DbtProject) -> None:
-    """pivot.txt's printed table, read straight from the built model."""
+    """The printed table of "Spark SQL pivot table", read straight from the built model."""
     rows = {
         r.country: r.asDict()
         for r in built.sql(f"select * from {built.table('team_points_by_country')}")
@@ -171,7 +171,7 @@ def test_docs_site_renders_in_chromium(built: DbtProject, target: str, tmp_path:
     for path in (ROOT / "models").rglob("*.sql"):
         assert path.stem in overview, f"{path.stem} not listed in the docs site"
     # A model's page: its description (from the yml) and its columns.
-    assert "pivot.txt" in page and "team_points_by_country" in page
+    assert "Spark SQL pivot table" in page and "team_points_by_country" in page
     assert "team7" in page
 
 

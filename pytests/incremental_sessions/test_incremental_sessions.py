@@ -223,7 +223,7 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
 
 def _properties(lab: DbtProject, model: str) -> dict[str, str]:
     rows = lab.sql(f"show tblproperties {lab.table(model)}")
-    return {r[0]: r[1] for r in rows if r[0].startswith("sqc.")}
+    return {r[0]: r[1] for r in rows if r[0].startswith("spark_query_catalog.")}
 
 
 @pytest.mark.server

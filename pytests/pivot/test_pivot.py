@@ -149,8 +149,11 @@ def test_pivot_group_by_drops_other_columns(edge: DbtProject) -> None:
 
 
 def test_pivot_on_empty_input(edge: DbtProject) -> None:
+    """With on_no_values='fail', no values to discover is an error (by
+    default, the row keys with a warning: package/test_package.py)."""
     message = edge.compile_error(
-        "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp') }}"
+        "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp', "
+        "on_no_values='fail') }}"
     )
     assert "spark_query_catalog.pivot:" in message and "no values" in message
     rows = edge.sql(
@@ -222,8 +225,12 @@ def test_a_pivot_on_pivot_values_equals_the_discovering_pivot(edge: DbtProject) 
 
 def test_pivot_with_no_values_under_empty_compiles_to_its_row_keys(edge: DbtProject) -> None:
     """Under --empty an input built empty has no values: the pivot still
-    compiles (its row keys, no rows); without --empty it is an error."""
-    call = "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp') }}"
+    compiles (its row keys, no rows), even with on_no_values='fail'; without
+    --empty that is an error."""
+    call = (
+        "{{ pivot('" + edge.table("empty") + "', 'name', 'sum(points)', group_by='grp', "
+        "on_no_values='fail') }}"
+    )
     result = edge.invoke("compile", "--inline", call, "--empty", "--log-level", "none")
     compiled = str(result.result.results[0].node.compiled_code).strip()
     assert compiled == sql(f"""

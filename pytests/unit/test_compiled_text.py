@@ -118,8 +118,9 @@ def test_unpivot_every_column_with_nulls(library: Library) -> None:
 
 
 def test_unpivot_as_stack(library: Library) -> None:
-    """stack.txt's form: labels and casts inline, the unpivoted columns left
-    out with `* except`, all-NULL rows dropped as UNPIVOT drops them."""
+    """The form of "Stack operation in Apache Spark SQL": labels and casts
+    inline, the unpivoted columns left out with `* except`, all-NULL rows
+    dropped as UNPIVOT drops them."""
     assert library.render(
         "{{ unpivot('pytest.wide', columns={'twenty-twelve': '2012', 'an.id': 'an.id'}, "
         "name_column='label', value_column='amount', method='stack') }}"

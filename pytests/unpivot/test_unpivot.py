@@ -137,7 +137,8 @@ def test_unpivot_default_keeps_other_columns_as_identifiers(edge: DbtProject, me
 
 
 def test_stack_plans_a_generate_and_no_shuffle(edge: DbtProject) -> None:
-    """stack.txt: the stack() form runs as a Generate node over one scan."""
+    """From "Stack operation in Apache Spark SQL": the stack() form runs as a
+    Generate node over one scan."""
     sql = edge.compile_inline(
         "{{ unpivot('"
         + edge.table("mixed")

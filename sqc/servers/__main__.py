@@ -1,7 +1,7 @@
-"""python -m sqc.servers: see the package's docstring."""
+"""python -m sqc.servers: see sqc/servers/cli.py."""
 
 import sys
 
-from sqc.servers import main
+from sqc.servers.cli import main
 
 sys.exit(main())
