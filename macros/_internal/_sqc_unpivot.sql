@@ -149,11 +149,12 @@
 
 
 {#-
-    stack() in a LATERAL VIEW, as "Stack operation in Apache Spark SQL" writes it: one Generate, no
-    shuffle. Casts go inline; the source's unpivoted and removed columns are
-    left out with `* except`, so no projection (and no introspection) is
-    needed. Both sides are qualified: the name column may reuse the name of a
-    column it unpivots, as UNPIVOT allows. Rows whose values are all NULL are dropped unless include_nulls,
+    stack() in a LATERAL VIEW, as "Stack operation in Apache Spark SQL"
+    writes it: one Generate, no shuffle. Casts go inline; the source's
+    unpivoted and removed columns are left out with `* except`, so no
+    projection (and no introspection) is needed. Both sides are qualified:
+    the name column may reuse the name of a column it unpivots, as UNPIVOT
+    allows. Rows whose values are all NULL are dropped unless include_nulls,
     as UNPIVOT's `exclude nulls` drops them.
 -#}
 {% macro _sqc_stack_sql(relation_sql, relation_columns, entries, target_types, left_out, output) %}
