@@ -12,7 +12,7 @@
     that block is after the one the frame starts in, or the whole partition's
     when the frame covers it.
 -#}
-{% macro _sqc_block_extremes_sql(relation_sql, window, columns, extremes) %}
+{% macro _sqc_block_extremes_sql(relation_sql, window, columns, extremes, counted=[]) %}
     {%- set lo = window.start.position | int -%}
     {%- set hi = window.end.position | int -%}
     {%- set width = hi - lo + 1 -%}
@@ -40,14 +40,14 @@
         {%- do extreme.update({"name": name, "call": call}) -%}
     {%- endfor -%}
 
-    {%- set select = ["* except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    )"] -%}
+    {%- set select = ["* except (\n" ~ spark_query_catalog._sqc_list_lines(helpers + counted, 8) ~ "\n    )"] -%}
     {%- for column in columns -%}
         {%- set extreme = extremes | selectattr("alias", "equalto", column.alias) | first -%}
         {%- if extreme is defined and column.sql is none -%}
             {%- do select.append(spark_query_catalog._sqc_block_lookup_sql(extreme, row_window, lo, hi, whole)
                 ~ " as " ~ column.alias) -%}
         {%- else -%}
-            {%- do select.append(column.sql ~ " as " ~ column.alias) -%}
+            {%- do select.append(spark_query_catalog._sqc_select_item(column.sql, column.alias)) -%}
         {%- endif -%}
     {%- endfor -%}
     {%- set lines = [

@@ -96,3 +96,9 @@
     {{- return("(\n    select\n" ~ spark_query_catalog._sqc_list_lines(columns, 8)
         ~ "\n    from " ~ relation_sql ~ "\n) as " ~ alias) -}}
 {% endmacro %}
+
+
+{#- `sql as alias` in a select list, or the alias alone when `sql` is it. -#}
+{% macro _sqc_select_item(sql, alias) %}
+    {{- return(alias if sql == alias else sql ~ " as " ~ alias) -}}
+{% endmacro %}

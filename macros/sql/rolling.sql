@@ -43,6 +43,12 @@
     {%- set window = spark_query_catalog._sqc_rolling_window(
         "rolling", expression, order_by, partition_by, frame, preceding, following, relation, method
     ) -%}
+    {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(expression) -%}
+    {%- if distinct is not none -%}
+        {#- An expression has no helper columns: Spark's frame, as a set. -#}
+        {%- do spark_query_catalog._sqc_distinct_is_linear(window, "rolling", helpers=false) -%}
+        {{- return(spark_query_catalog._sqc_native_distinct_sql(distinct, window, 4)) -}}
+    {%- endif -%}
     {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(expression) -%}
     {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, "rolling") -%}
     {%- if plan.linear -%}

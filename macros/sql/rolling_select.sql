@@ -42,25 +42,43 @@
     ) -%}
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
+    {%- set distincts = [] -%}
     {%- for item in items -%}
-        {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
-        {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=true) -%}
         {%- set alias = spark_query_catalog._sqc_quote(item.alias) -%}
-        {%- if plan.linear and aggregate.function in ["min", "max"] -%}
-            {%- do extremes.append({"aggregate": aggregate, "alias": alias, "index": loop.index0}) -%}
-            {%- do columns.append({"alias": alias, "sql": none}) -%}
-        {%- elif plan.linear -%}
-            {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
+        {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
+        {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
+        {%- if distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true) -%}
+            {#- Counted first, below: the column is there by its alias. -#}
+            {%- do distincts.append({"arguments": distinct.arguments, "alias": alias}) -%}
+            {%- do columns.append({"alias": alias, "sql": alias}) -%}
+        {%- elif distinct is not none -%}
+            {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_native_distinct_sql(distinct, window, 4)}) -%}
         {%- else -%}
-            {%- do columns.append({"alias": alias, "sql": item.sql ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+            {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=true) -%}
+            {%- if plan.linear and aggregate.function in ["min", "max"] -%}
+                {%- do extremes.append({"aggregate": aggregate, "alias": alias, "index": loop.index0}) -%}
+                {%- do columns.append({"alias": alias, "sql": none}) -%}
+            {%- elif plan.linear -%}
+                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
+            {%- else -%}
+                {%- do columns.append({"alias": alias, "sql": item.sql ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+            {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- set counted = distincts | map(attribute="alias") | list -%}
+    {%- if distincts -%}
+        {%- set distinct_sql = spark_query_catalog._sqc_linear_distinct_sql(relation_sql, window, distincts) -%}
+        {%- if counted | length == columns | length -%}
+            {{- return(distinct_sql) -}}
+        {%- endif -%}
+        {%- set relation_sql = "(\n" ~ spark_query_catalog._sqc_indented(distinct_sql, 4) ~ "\n) as rolling_distinct" -%}
+    {%- endif -%}
     {%- if extremes | length == 0 -%}
-        {%- set select = ["*"] -%}
+        {%- set select = ["* except (" ~ counted | join(", ") ~ ")" if counted else "*"] -%}
         {%- for column in columns -%}
-            {%- do select.append(column.sql ~ " as " ~ column.alias) -%}
+            {%- do select.append(spark_query_catalog._sqc_select_item(column.sql, column.alias)) -%}
         {%- endfor -%}
         {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(select, 4) ~ "\nfrom " ~ relation_sql) -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, columns, extremes)) -}}
+    {{- return(spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, columns, extremes, counted)) -}}
 {% endmacro %}

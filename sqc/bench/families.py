@@ -74,6 +74,22 @@ ROLLING_FAMILIES: dict[str, tuple[str, str, str, str, dict[str, str]]] = {
         "sales", "id", "preceding=1000",
         "rows between 1000 preceding and current row", ROLLING_EXTREMES,
     ),
+    # count(distinct): Spark refuses it over a frame; by hand, its set.
+    # `amount` has 97 values in a store, hash(id) % 10000 about as many as
+    # the store has rows (nearly every row of a frame is new).
+    **{
+        f"rolling count(distinct), 97 values a store: ROWS {width} preceding": (
+            "sales", "id", f"preceding={width}",
+            f"rows between {width} preceding and current row",
+            {"amount_kinds": "count(distinct amount)"},
+        )
+        for width in (10, 100, 1000)
+    },
+    "rolling count(distinct), 10,000 values: ROWS 1000 preceding": (
+        "sales", "id", "preceding=1000",
+        "rows between 1000 preceding and current row",
+        {"id_kinds": "count(distinct hash(id) % 10000)"},
+    ),
 }  # fmt: skip
 # How much faster than Spark's own frame the macro must be (issue 16).
 ROLLING_TARGETS = {
@@ -249,7 +265,8 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
         relation = f"{SCHEMA}.{table}"
         partition = "device" if table == "ticks" else "store_id"
         window = f"'{order_by}', partition_by='{partition}', {arguments}"
-        if set(aggregates) == set(ROLLING_EXTREMES):
+        distinct = any(a.startswith("count(distinct ") for a in aggregates.values())
+        if set(aggregates) == set(ROLLING_EXTREMES) or distinct:
             macro = dbt.compile_inline(
                 f"{{{{ rolling_select('{relation}', {aggregates!r}, {window}) }}}}"
             )
@@ -260,7 +277,7 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             )
             macro = dbt.compile_inline(f"select *, {columns} from {relation}")
         by_hand = ", ".join(
-            f"{aggregate} over (partition by {partition} order by {order_by} {frame}) as {alias}"
+            f"{_by_hand(aggregate, partition, order_by, frame)} as {alias}"
             for alias, aggregate in aggregates.items()
         )
         families[family] = {
@@ -268,6 +285,16 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             NATIVE_FRAME: f"select *, {by_hand} from {relation}",
         }
     return families
+
+
+def _by_hand(aggregate: str, partition: str, order_by: str, frame: str) -> str:
+    """The aggregate over Spark's frame; count(distinct x) as the size of its
+    set (a bigint, as count is, so that the results' checksums compare)."""
+    over = f"over (partition by {partition} order by {order_by} {frame})"
+    if aggregate.startswith("count(distinct "):
+        value = aggregate.removeprefix("count(distinct ")[:-1]
+        return f"cast(size(collect_set({value}) {over}) as bigint)"
+    return f"{aggregate} {over}"
 
 
 FAMILIES = {"unpivot": _unpivot, "pivot": _pivot, "sessions": _sessions, "rolling": _rolling}

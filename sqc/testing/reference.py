@@ -129,7 +129,8 @@ def frame_aggregate(
     current key plus `start` and plus `end` (reversed for a descending
     order); a NULL key's frame is every NULL-key row of its partition, up to
     the partition's edge where a bound is unbounded. `aggregate` is sum,
-    count (of non-NULL values), count_rows, avg, min or max: sum, avg, min and
+    count (of non-NULL values), count_rows, count_distinct (of non-NULL
+    values), avg, min or max: sum, avg, min and
     max of an empty frame, or of NULLs only, are NULL; count is 0. An avg of
     decimals is rounded half up to `decimal_scale` + 4 places, as Spark's.
     """
@@ -185,6 +186,10 @@ def _aggregate(aggregate: str, chosen: Sequence[FrameRow], decimal_scale: int | 
     values = [r.value for r in chosen if r.value is not None]
     if aggregate == "count_rows":
         return len(chosen)
+    if aggregate == "count_distinct":
+        # count(distinct a, b) skips a row where any of them is NULL: such a
+        # row's value is None here.
+        return len(set(values))
     if aggregate == "count":
         return len(values)
     if not values:

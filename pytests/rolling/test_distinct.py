@@ -1,0 +1,133 @@
+"""count(distinct ...) over ROWS frames, which Spark refuses as a window
+function: the linear form of rolling_select and Spark's own frame as a set
+(size(collect_set(...))), both against a pure-Python reference
+(sqc.testing.reference) on random partitions with NULLs, repeats, frames
+wider than the partition, frames wholly before or after the row and empty
+frames."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
+
+VIEW = "distinct_under_test"
+COLUMNS = [("row_id", "int"), ("p", "string"), ("a", "int"), ("b", "string")]
+# (preceding, following): frames on both sides of the row, after it, before
+# it, wider than any partition here, of one row.
+FRAMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (40, 40), (0, 0), (2, 1)]
+AGGREGATES = {"single": "count(distinct a)", "pair": "count(distinct a, b)"}
+
+rows_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["x", "y", None]),
+        st.one_of(st.none(), st.integers(min_value=0, max_value=4)),
+        st.one_of(st.none(), st.sampled_from(["m", "n"])),
+    ),
+    max_size=40,
+)
+
+
+@pytest.fixture(scope="module")
+def distinct_view(project: DbtProject) -> DbtProject:
+    project.sql(f"create or replace temporary view {VIEW} as " + values_sql([], COLUMNS))
+    return project
+
+
+def _call(frame: tuple[int, int], method: str) -> str:
+    preceding, following = frame
+    return (
+        f"{{{{ rolling_select('{VIEW}', {AGGREGATES!r}, 'row_id', partition_by='p', "
+        f"preceding={preceding}, following={following}, method='{method}') }}}}"
+    )
+
+
+@pytest.fixture(scope="module")
+def distinct_sql(distinct_view: DbtProject) -> dict[tuple[tuple[int, int], str], str]:
+    return {
+        (frame, method): distinct_view.compile_inline(_call(frame, method))
+        for frame in FRAMES
+        for method in ("linear", "native")
+    }
+
+
+def test_the_forms_are_what_they_say(distinct_sql: dict[Any, str]) -> None:
+    """The linear form has no set and no sliding frame; the native one is
+    Spark's frame over a set."""
+    linear, native = distinct_sql[(3, 0), "linear"], distinct_sql[(3, 0), "native"]
+    assert "collect_set" not in linear and "lateral view inline(array(" in linear
+    assert "preceding and" not in linear.replace("unbounded preceding and current row", "")
+    assert native.count("size(collect_set(") == 2
+    assert "rows between 3 preceding and current row" in native
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=25)
+@given(rows=rows_strategy, frame=st.sampled_from(FRAMES))
+def test_distinct_counts_equal_the_reference(
+    distinct_view: DbtProject, distinct_sql: dict[Any, str],
+    rows: list[tuple[Any, ...]], frame: tuple[int, int],
+) -> None:  # fmt: skip
+    table = [(row_id, *row) for row_id, row in enumerate(rows)]
+    distinct_view.sql(f"create or replace temporary view {VIEW} as " + values_sql(table, COLUMNS))
+    start, end = -frame[0], frame[1]
+    single = reference.frame_aggregate(
+        [reference.FrameRow(r[0], r[1], r[0], r[2]) for r in table],
+        "count_distinct", "rows", start, end,
+    )  # fmt: skip
+    pair = reference.frame_aggregate(
+        [
+            reference.FrameRow(r[0], r[1], r[0], None if None in r[2:] else (r[2], r[3]))
+            for r in table
+        ],
+        "count_distinct", "rows", start, end,
+    )  # fmt: skip
+    expected = {row_id: (single[row_id], pair[row_id]) for row_id in single}
+    for method in ("linear", "native"):
+        got = distinct_view.sql(distinct_sql[frame, method])
+        assert {r.row_id: (r.single, r.pair) for r in got} == expected, method
+        if got:  # the relation's columns first, in its order
+            assert list(got[0].asDict()) == ["row_id", "p", "a", "b", "single", "pair"]
+
+
+def test_distinct_counts_are_bigints_as_count_distinct_is(
+    distinct_view: DbtProject, distinct_sql: dict[Any, str]
+) -> None:
+    for method in ("linear", "native"):
+        types = dict(distinct_view.columns(distinct_sql[(3, 0), method]))
+        assert (types["single"], types["pair"]) == ("bigint", "bigint"), method
+
+
+def test_mixed_with_other_aggregates(distinct_view: DbtProject) -> None:
+    """A distinct count beside a linear sum and a block max, in the order given."""
+    table = [(i, "x", i % 3, "m") for i in range(12)]
+    distinct_view.sql(f"create or replace temporary view {VIEW} as " + values_sql(table, COLUMNS))
+    sql = distinct_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'total': 'sum(a)', 'kinds': 'count(distinct a)', "
+        "'top': 'max(a)'}, 'row_id', partition_by='p', preceding=70, method='linear') }}"
+    )
+    got = distinct_view.sql(sql)
+    assert list(got[0].asDict()) == ["row_id", "p", "a", "b", "total", "kinds", "top"]
+    by_id = {r.row_id: r for r in got}
+    assert [by_id[i].kinds for i in range(12)] == [1, 2] + [3] * 10
+    assert [by_id[i].total for i in range(4)] == [0, 1, 3, 3]
+    assert by_id[11].top == 2
+
+
+def test_linear_where_there_is_none_says_why(distinct_view: DbtProject) -> None:
+    message = distinct_view.compile_error(
+        f"{{{{ rolling_select('{VIEW}', {{'kinds': 'count(distinct a)'}}, 'row_id', "
+        "partition_by='p', method='linear') }}"
+    )
+    assert "spark_query_catalog.rolling_select: argument `method`" in message
+    assert "both ends bounded" in message
+    message = distinct_view.compile_error(
+        "{{ rolling('count(distinct a)', 'row_id', partition_by='p', preceding=5, "
+        "method='linear') }}"
+    )
+    assert re.search(r"needs helper columns: use rolling_select", message), message
