@@ -32,6 +32,12 @@ def is_home(project_dir: Path) -> bool:
     return project_dir.resolve() == ROOT
 
 
+def home_environment() -> dict[str, str]:
+    """This process's environment for a dbt process of this repository's
+    own project (the catalog parsed), whatever set_home last did here."""
+    return {**os.environ, HOME_VARIABLE: "true"}
+
+
 def set_home(project_dir: Path) -> None:
     """Parse the catalog for this repository's own project, and never for
     another project (a consumer that installs the package) in this process."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sqc.paths import ROOT
+from sqc.paths import ROOT, home_environment
 from sqc.servers import ThriftServer
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import catalog_rows, differences, load_reference
@@ -42,7 +42,9 @@ def _build_and_kill(server: ThriftServer, schema: str, after: int) -> tuple[int,
     """Start `dbt build`, kill the server with SIGKILL once `after` nodes are
     done and a next one has just started, and wait for dbt. Returns dbt's exit
     code, the seconds it took to exit after the kill, and its output."""
-    environment = {**os.environ, "DBT_SCHEMA": schema, "SPARK_THRIFT_PORT": str(PORT)}
+    # The catalog's own project: parsed with its catalog, whatever project
+    # this test process ran before (sqc.paths.set_home).
+    environment = {**home_environment(), "DBT_SCHEMA": schema, "SPARK_THRIFT_PORT": str(PORT)}
     build = subprocess.Popen(
         [str(Path(sys.executable).with_name("dbt")), "build", "--target", "thrift"],
         cwd=ROOT,

@@ -39,7 +39,7 @@ from typing import Any
 
 import yaml
 
-from sqc.paths import ROOT
+from sqc.paths import ROOT, home_environment
 
 OUTPUT = ROOT / "docs" / "bench"
 STATE = ROOT / ".state" / "bench_overhead"
@@ -93,7 +93,7 @@ def _environment(run: str) -> dict[str, str]:
     shutil.rmtree(state, ignore_errors=True)
     state.mkdir(parents=True)
     return {
-        **os.environ,
+        **home_environment(),
         "DBT_PROFILES_DIR": str(ROOT / "profiles"),
         "DBT_SCHEMA": SCHEMA,
         "SPARK_STATE_DIR": str(state),

@@ -34,7 +34,10 @@
         ) ~ " as amount_sum from " ~ relation,
         "rolling_select": "select event_id, top_amount from (" ~ spark_query_catalog.rolling_select(
             relation, {'top_amount': 'max(amount)'}, 'event_id', partition_by='user_id', preceding=1, method='linear'
-        ) ~ ") as rolled"
+        ) ~ ") as rolled",
+        "rolling_distinct": "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
+            relation, {'kinds': 'count(distinct kind)'}, 'event_id', partition_by='user_id', preceding=2, method='linear'
+        ) ~ ") as counted"
     } -%}
     {%- set stacked = "select * from (" ~ spark_query_catalog.unpivot(
         relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind'],
@@ -45,6 +48,10 @@
         {%- do outputs.append({"name": name, "sql": sql}) -%}
     {%- endfor -%}
     {%- do outputs.append({"name": "unpivot", "sql": stacked, "label": "unpivot, method=stack"}) -%}
+    {%- set distinct_native = "select event_id, " ~ spark_query_catalog.rolling(
+        'count(distinct kind)', 'event_id', partition_by='user_id', preceding=2, relation=relation
+    ) ~ " as kinds from " ~ relation -%}
+    {%- do outputs.append({"name": "rolling_distinct", "sql": distinct_native, "label": "rolling_distinct, native"}) -%}
     {{- return(check_outputs(outputs)) -}}
 {%- endmacro %}
 
