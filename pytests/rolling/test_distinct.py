@@ -119,6 +119,18 @@ def test_mixed_with_other_aggregates(distinct_view: DbtProject) -> None:
     assert by_id[11].top == 2
 
 
+def test_the_linear_form_shuffles_once_as_the_set_does(
+    distinct_view: DbtProject, distinct_sql: dict[Any, str]
+) -> None:
+    """Numbering, the lag over the value and the running sum all keep the
+    partition's one shuffle: three sorts and a Generate, no join."""
+    for method in ("linear", "native"):
+        plan = distinct_view.sql(f"explain formatted {distinct_sql[(10, 10), method]}")[0][0]
+        tree = plan.split("== Physical Plan ==")[1].strip().split("\n\n")[0]
+        assert len(re.findall(r"\bExchange \(", tree)) == 1, (method, tree)
+        assert ("Join" in tree, "Generate" in tree) == (False, method == "linear"), tree
+
+
 def test_linear_where_there_is_none_says_why(distinct_view: DbtProject) -> None:
     message = distinct_view.compile_error(
         f"{{{{ rolling_select('{VIEW}', {{'kinds': 'count(distinct a)'}}, 'row_id', "

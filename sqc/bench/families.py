@@ -98,6 +98,9 @@ ROLLING_TARGETS = {
     "rolling sum, count, avg: ROWS 1000 preceding": 10.0,
     "rolling sum, count, avg: RANGE interval 1 day (1,000 rows a frame)": 5.0,
     "rolling min, max: ROWS 1000 preceding": 3.0,
+    # Issue 23: against size(collect_set(...)) over Spark's frame.
+    "rolling count(distinct), 97 values a store: ROWS 1000 preceding": 6.0,
+    "rolling count(distinct), 10,000 values: ROWS 1000 preceding": 10.0,
 }
 ROLLING_MACRO = "macro (rolling, auto)"
 NATIVE_FRAME = "Spark's frame (by hand)"
