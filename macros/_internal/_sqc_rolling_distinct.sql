@@ -56,14 +56,15 @@
     {%- for argument in arguments -%}
         {%- do present.append(argument ~ " is not null") -%}
     {%- endfor -%}
-    {{- return("case when " ~ present | join(" and ") ~ " then struct(" ~ arguments | join(", ") ~ ") end") -}}
+    {{- return("case\n    when " ~ present | join(" and ") ~ "\n        then struct(" ~ arguments | join(", ") ~ ")\nend") -}}
 {% endmacro %}
 
 
 {#- Spark's own frame: the set of the frame's values, counted. A bigint, as
     count(distinct) is. -#}
 {% macro _sqc_native_distinct_sql(distinct, window, margin) %}
-    {{- return("cast(size(collect_set(" ~ spark_query_catalog._sqc_distinct_value_sql(distinct.arguments) ~ ")"
+    {%- set value = spark_query_catalog._sqc_indented(spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), margin) -%}
+    {{- return("cast(size(collect_set(" ~ value ~ ")"
         ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, margin) ~ ") as bigint)") -}}
 {% endmacro %}
 
@@ -108,16 +109,30 @@
     {%- set lo = window.start.position | int -%}
     {%- set hi = window.end.position | int -%}
     {%- set keys = [] -%}
-    {%- set row_columns = ["struct(*) as rolling_values"] -%}
+    {#- The keys, order keys and values under names of their own first, so
+        that every window after partitions by the same column, rolling_key_0
+        (one shuffle); the row's own columns travel as one struct. -#}
+    {%- set source_columns = [] -%}
     {%- for key in window.partition_keys -%}
         {%- do keys.append("rolling_key_" ~ loop.index0) -%}
-        {%- do row_columns.append(key ~ " as rolling_key_" ~ loop.index0) -%}
+        {%- do source_columns.append(key ~ " as rolling_key_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- set order_keys = [] -%}
+    {%- for key in window.order_keys -%}
+        {%- set head = spark_query_catalog._sqc_key_head(key) -%}
+        {%- do source_columns.append(head ~ " as rolling_order_" ~ loop.index0) -%}
+        {%- do order_keys.append("rolling_order_" ~ loop.index0 ~ key[head | length:]) -%}
     {%- endfor -%}
     {%- for distinct in distincts -%}
-        {%- do row_columns.append(spark_query_catalog._sqc_distinct_value_sql(distinct.arguments)
-            ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
+        {%- do source_columns.append(spark_query_catalog._sqc_indented(
+            spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
     {%- endfor -%}
-    {%- do row_columns.append("row_number()" ~ spark_query_catalog._sqc_over_sql(window, none, 8) ~ " as rolling_row") -%}
+    {%- do source_columns.append("struct(*) as rolling_values") -%}
+    {%- set numbering_window = {
+        "partition_clause": ("partition by " ~ keys | join(", ")) if keys else "",
+        "order_keys": order_keys
+    } -%}
+    {%- set row_columns = ["*", "row_number()" ~ spark_query_catalog._sqc_over_sql(numbering_window, none, 8) ~ " as rolling_row"] -%}
 
     {%- set previous_columns = ["*"] -%}
     {%- for distinct in distincts -%}
@@ -134,10 +149,10 @@
     {%- set records = [] -%}
     {%- set zeros = [] -%}
     {%- for distinct in distincts -%}
-        {%- do zeros.append("'rolling_" ~ loop.index0 ~ "_change', 0") -%}
+        {%- do zeros.append("'change_" ~ loop.index0 ~ "', 0") -%}
     {%- endfor -%}
-    {%- do records.append("named_struct(\n    'rolling_position', rolling_row,\n    'rolling_kind', 1,\n    "
-        ~ zeros | join(",\n    ") ~ ",\n    'rolling_columns', rolling_values\n)") -%}
+    {%- do records.append("named_struct(\n    'position', rolling_row,\n    'kind', 1,\n    "
+        ~ zeros | join(",\n    ") ~ ",\n    'row_values', rolling_values\n)") -%}
     {%- for distinct in distincts -%}
         {%- set index = loop.index0 -%}
         {%- set counted = "if(rolling_" ~ index ~ "_value is null, 0, 1)" -%}
@@ -151,11 +166,13 @@
         {%- for position, sign in [(start, ""), (stop, "-")] -%}
             {%- set changes = [] -%}
             {%- for other in distincts -%}
-                {%- do changes.append("'rolling_" ~ loop.index0 ~ "_change', "
+                {%- do changes.append("'change_" ~ loop.index0 ~ "', "
                     ~ (sign ~ counted if loop.index0 == index else "0")) -%}
             {%- endfor -%}
-            {%- do records.append("named_struct(\n    'rolling_position', " ~ position ~ ",\n    'rolling_kind', 0,\n    "
-                ~ changes | join(",\n    ") ~ ",\n    'rolling_columns', null\n)") -%}
+            {#- A long position on a line of its own, after its name. -#}
+            {%- set position = ("\n    " if position | length > 40 else "") ~ position -%}
+            {%- do records.append("named_struct(\n    'position'," ~ ("" if position.startswith("\n") else " ") ~ position ~ ",\n    'kind', 0,\n    "
+                ~ changes | join(",\n    ") ~ ",\n    'row_values', null\n)") -%}
         {%- endfor -%}
     {%- endfor -%}
     {%- set indented_records = [] -%}
@@ -164,28 +181,34 @@
     {%- endfor -%}
     {%- set change_columns = [] -%}
     {%- for distinct in distincts -%}
-        {%- do change_columns.append("rolling_" ~ loop.index0 ~ "_change") -%}
+        {%- do change_columns.append("change_" ~ loop.index0) -%}
     {%- endfor -%}
 
     {%- set running_window = {
         "partition_clause": ("partition by " ~ keys | join(", ")) if keys else "",
-        "order_keys": ["rolling_position", "rolling_kind"]
+        "order_keys": ["position", "kind"]
     } -%}
-    {%- set count_columns = ["rolling_kind", "rolling_columns"] -%}
+    {%- set count_columns = ["kind", "row_values"] -%}
     {%- for distinct in distincts -%}
-        {%- do count_columns.append("sum(rolling_" ~ loop.index0 ~ "_change)"
+        {%- do count_columns.append("sum(change_" ~ loop.index0 ~ ")"
             ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
-            ~ " as rolling_" ~ loop.index0 ~ "_count") -%}
+            ~ " as count_" ~ loop.index0) -%}
     {%- endfor -%}
-    {%- set select = ["rolling_columns.*"] -%}
+    {%- set select = ["rolling_counts.row_values.*"] -%}
     {%- for distinct in distincts -%}
-        {%- do select.append("rolling_" ~ loop.index0 ~ "_count as " ~ distinct.alias) -%}
+        {%- do select.append("rolling_counts.count_" ~ loop.index0 ~ " as " ~ distinct.alias) -%}
     {%- endfor -%}
     {%- set lines = [
-        "with rolling_rows as (",
+        "with rolling_source as (",
+        "    select",
+        spark_query_catalog._sqc_list_lines(source_columns, 8),
+        "    from " ~ relation_sql,
+        "),",
+        "",
+        "rolling_rows as (",
         "    select",
         spark_query_catalog._sqc_list_lines(row_columns, 8),
-        "    from " ~ relation_sql,
+        "    from rolling_source",
         "),",
         "",
         "rolling_previous as (",
@@ -196,8 +219,7 @@
         "",
         "rolling_changes as (",
         "    select",
-        spark_query_catalog._sqc_list_lines(keys + ["rolling_position", "rolling_kind"]
-            + change_columns + ["rolling_columns"], 8),
+        spark_query_catalog._sqc_list_lines(keys + ["position", "kind"] + change_columns + ["row_values"], 8),
         "    from rolling_previous",
         "        lateral view inline(array(",
         spark_query_catalog._sqc_list_lines(indented_records, 12),
@@ -213,7 +235,7 @@
         "select",
         spark_query_catalog._sqc_list_lines(select, 4),
         "from rolling_counts",
-        "where rolling_kind = 1"
+        "where rolling_counts.kind = 1"
     ] -%}
     {{- return(lines | join("\n")) -}}
 {% endmacro %}

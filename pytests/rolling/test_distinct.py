@@ -8,6 +8,7 @@ frames."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,9 +36,11 @@ rows_strategy = st.lists(
 
 
 @pytest.fixture(scope="module")
-def distinct_view(project: DbtProject) -> DbtProject:
+def distinct_view(project: DbtProject) -> Iterator[DbtProject]:
     project.sql(f"create or replace temporary view {VIEW} as " + values_sql([], COLUMNS))
-    return project
+    yield project
+    # A temporary view is listed among any schema's tables: leave none behind.
+    project.sql(f"drop view if exists {VIEW}")
 
 
 def _call(frame: tuple[int, int], method: str) -> str:
