@@ -17,6 +17,10 @@
     to the end of its block; where it ends, the value from the start of its
     block. Three sorts of the rows, no more shuffles than the native frame.
     sum, count and avg are rolling's expressions (prefix differences).
+    count(distinct ...), which Spark refuses over a frame, is exact and
+    linear over a ROWS frame with both ends bounded (_sqc_rolling_distinct.sql:
+    each row counts for the frames where it is its value's first occurrence);
+    other frames use Spark's frame over a set, as rolling does.
 
     Example:
         {{ rolling_select(ref('sales'), {'amount_max_last_1000': 'max(amount)'},
