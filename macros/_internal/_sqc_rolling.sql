@@ -16,7 +16,8 @@
                         block from both ends, then one of two lookups
 
     Every linear form has the native frame's exact result for integral and
-    decimal inputs; floating-point sums and averages are never made linear.
+    decimal inputs, at their types' limits too (_sqc_prefix_overflow_reason);
+    floating-point sums and averages are never made linear.
 -#}
 
 {#- An aggregate rolling can make linear: {"function", "argument", "sql"}, or

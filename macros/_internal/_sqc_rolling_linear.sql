@@ -40,9 +40,15 @@
     {%- set argument = aggregate.argument -%}
     {%- set counts = spark_query_catalog._sqc_prefix_difference("count", argument, window, frames) -%}
     {%- if aggregate.function != "count" -%}
-        {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", argument, window, frames) -%}
+        {%- set wide = (plan.argument_type or "") | trim | lower in ["bigint", "long"] -%}
+        {#- A bigint's running total as decimal(20, 0): it cannot overflow
+            (_sqc_prefix_overflow_reason); the frame's total back to bigint. -#}
+        {%- set summed = "cast(" ~ argument ~ " as decimal(20, 0))" if wide else argument -%}
+        {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", summed, window, frames) -%}
         {%- set decimal = spark_query_catalog._sqc_decimal_parts(plan.argument_type) -%}
-        {%- if aggregate.function == "sum" and decimal is not none -%}
+        {%- if aggregate.function == "sum" and wide -%}
+            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as bigint\n)" -%}
+        {%- elif aggregate.function == "sum" and decimal is not none -%}
             {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as decimal("
                 ~ ([decimal[0] + 10, 38] | min) ~ ", " ~ decimal[1] ~ ")\n)" -%}
         {%- elif aggregate.function == "sum" -%}

@@ -122,6 +122,8 @@
         {%- elif aggregate.function == "avg" and argument_class == "decimal"
             and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none -%}
             {%- set reason = "an exact avg of " ~ argument_type ~ " over this frame would need more than 38 digits" -%}
+        {%- else -%}
+            {%- set reason = spark_query_catalog._sqc_prefix_overflow_reason(window, aggregate.function, argument_type) -%}
         {%- endif -%}
     {%- endif -%}
     {%- if reason is none and window.frame_kind == "range" -%}
@@ -152,6 +154,49 @@
     {%- endif -%}
     {%- do result.update({"linear": window.method == "linear" or wide}) -%}
     {{- return(result) -}}
+{% endmacro %}
+
+
+{#-
+    Why a prefix difference of `function` (sum or avg) over `argument_type`
+    could answer other than Spark's own frame, or none when it cannot. A
+    running total spans the partition up to the row, where the frame's own
+    sum spans the frame: it must not overflow where the frame's does not.
+    Spark's window operator holds a partition in a buffer counted by an int,
+    so a partition has fewer than 2^31 rows:
+      tinyint, smallint, int  a running bigint total stays under
+                              2^31 x 2^31 = 2^62: never overflows
+      bigint                  it could: summed as decimal(20, 0), whose
+                              running total (under 2^94) fits its type
+                              decimal(30, 0); the frame's total is cast back
+                              to bigint as Spark's own sum would give it (an
+                              error under ANSI mode where it overflows, the
+                              same wrapped value without)
+      decimal(p, s)           the running total fits Spark's sum type
+                              decimal(p + 10, s) up to p = 28; from 29
+                              digits it is capped at 38 and could overflow
+    avg of integers is a sum of doubles in Spark, in the frame's order: exact
+    while every partial sum stays within 2^53, where the linear form's exact
+    total divided by the count is the same double. That holds for tinyint and
+    smallint over any frame (2^31 x 2^15 = 2^46), for int over a ROWS frame
+    of up to 2^22 rows, never provably for bigint.
+-#}
+{% macro _sqc_prefix_overflow_reason(window, function, argument_type) %}
+    {%- set name = argument_type | trim | lower -%}
+    {%- set decimal = spark_query_catalog._sqc_decimal_parts(name) -%}
+    {%- set bounded_rows = window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
+    {%- set width = (window.end.position - window.start.position + 1) if bounded_rows else none -%}
+    {%- if decimal is not none and decimal[0] > 28 -%}
+        {{- return("a running total of " ~ argument_type ~ " could pass 38 digits where the frame's own sum"
+            ~ " does not (linear up to decimal(28, s))") -}}
+    {%- elif function == "avg" and name in ["bigint", "long"] -%}
+        {{- return("Spark averages bigint as a sum of doubles, exact only within 2^53: a prefix difference"
+            ~ " could differ in the last bits; cast the argument to a decimal for an exact linear form") -}}
+    {%- elif function == "avg" and name in ["int", "integer"] and (width is none or width > 4194304) -%}
+        {{- return("Spark averages int as a sum of doubles, exact only within 2^53, which holds for a ROWS frame"
+            ~ " of up to 2^22 rows; cast the argument to a decimal for an exact linear form") -}}
+    {%- endif -%}
+    {{- return(none) -}}
 {% endmacro %}
 
 

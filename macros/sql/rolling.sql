@@ -12,9 +12,12 @@
     unbounded preceding to the frame's end, less the same up to just before
     its start: Spark evaluates both in one pass, where a sliding frame costs
     rows x frame width. It equals the native frame exactly for integral and
-    decimal inputs (and count of anything). Floating-point sums and averages
-    stay native: prefix differences would change their last bits. min and
-    max need helper columns: see rolling_select.
+    decimal inputs (and count of anything), and is taken only where no
+    running total can overflow or round where the frame's own sum does not
+    (_sqc_prefix_overflow_reason: a bigint's runs as decimal(20, 0); avg of
+    bigint, and decimals over 28 digits, stay native). Floating-point sums
+    and averages stay native: prefix differences would change their last
+    bits. min and max need helper columns: see rolling_select.
 
     Compile errors: offsets Spark refuses for the order key's type (an
     interval over a numeric key, hours over a date, a number over a

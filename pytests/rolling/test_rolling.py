@@ -130,7 +130,9 @@ LINEAR = [
     ("count(*)", "row_id", "rows", 5, -2), ("avg(v)", "row_id", "rows", -1, 3),
     ("sum(dv)", "row_id", "rows", 10, 10), ("avg(dv)", "row_id", "rows", 2, "unbounded"),
     ("sum(v)", "k", "range", 3, 0), ("count(v)", "k", "range", 1.5, 2.5),
-    ("avg(v)", "k desc", "range", 2, 1), ("sum(dv)", "k nulls last", "range", 4, -2),
+    # avg of int over a RANGE frame stays native (a sum of doubles): smallint
+    ("avg(cast(v as smallint))", "k desc", "range", 2, 1),
+    ("sum(dv)", "k nulls last", "range", 4, -2),
     ("avg(dv)", "dk", "range", 1.25, 0.5), ("count(*)", "day", "range", "2 weeks", "3 days"),
     ("sum(v)", "at", "range", "36 hours", 0), ("sum(dv)", "at desc", "range", "1 day", "1 day"),
     ("count(v)", "k", "range", 2, "unbounded"),
@@ -189,7 +191,7 @@ def test_linear_forms_equal_the_native_frame_and_the_reference(
         linear = {row_id: values[f"c{index}_linear"] for row_id, values in got.items()}
         assert linear == native, LINEAR[index]
         name, argument = re.match(r"(\w+)\((.*)\)", aggregate).groups()
-        column = "v" if argument in ("v", "*") else argument
+        column = "v" if argument in ("v", "*") or argument.startswith("cast(v ") else argument
         order = key.split()[0]
         frame_rows = [
             reference.FrameRow(r[0], r[1], _reference_key(r, order), _reference_key(r, column))
@@ -201,7 +203,7 @@ def test_linear_forms_equal_the_native_frame_and_the_reference(
             descending=" desc" in key, nulls_first=False if "nulls last" in key else None,
             decimal_scale=2 if argument == "dv" else None,
         )  # fmt: skip
-        if name == "avg" and argument == "v":
+        if name == "avg" and column == "v":
             assert linear == pytest.approx(expected), LINEAR[index]
         else:
             assert linear == expected, LINEAR[index]

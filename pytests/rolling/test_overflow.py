@@ -1,0 +1,92 @@
+"""Prefix differences at the limits of their types, under ANSI mode and
+without it: the running total of a partition passes the type's range where
+every frame's sum fits, and the linear form still answers as Spark's own
+frame does (an error where that frame's sum overflows under ANSI mode, the
+same wrapped value without). Which type takes which form:
+pytests/unit/test_prefix_overflow.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from sqc.testing.dbt_harness import DbtProject, values_sql
+
+VIEW = "overflow_under_test"
+COLUMNS = [("id", "int"), ("k", "string"), ("big", "bigint"), ("dec", "decimal(28,0)")]
+BIG = 2**62
+DEC = 10**28 - 1  # the largest decimal(28, 0)
+
+
+def _wrapped(total: int) -> int:
+    """A sum as a bigint wraps it without ANSI mode."""
+    return (total + 2**63) % 2**64 - 2**63
+
+
+@pytest.fixture(scope="module")
+def overflow_view(project: DbtProject) -> Iterator[DbtProject]:
+    # Each frame (a row and the one before it) holds one BIG and one -BIG/2,
+    # or two BIG/2: every frame's sum fits, the running total passes 2^63.
+    bigs = [BIG // 2, BIG // 2] * 6 + [BIG, -BIG // 2] * 4
+    rows = [(i, "a", big, DEC) for i, big in enumerate(bigs)] + [(0, "b", None, -DEC)]
+    project.sql(f"create or replace temporary view {VIEW} as " + values_sql(rows, COLUMNS))
+    yield project
+    project.sql(f"drop view if exists {VIEW}")
+
+
+def _query(project: DbtProject, aggregates: dict[str, str], preceding: int, method: str) -> str:
+    return project.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {aggregates!r}, 'id', partition_by='k', "
+        f"preceding={preceding}, method='{method}') }}}}"
+    )
+
+
+def _rows(project: DbtProject, sql: str, ansi: bool) -> dict[tuple[str, int], Any]:
+    """The query's rows with ANSI mode on or off. dbt-spark turns it off on
+    each statement it runs; a user's hook can turn it on for a Thrift
+    connection: the session is used directly here, between dbt's statements."""
+    spark = project.spark()
+    spark.conf.set("spark.sql.ansi.enabled", str(ansi).lower())
+    try:
+        rows = spark.sql(sql).collect()
+    finally:
+        spark.conf.unset("spark.sql.ansi.enabled")
+    return {(r.k, r.id): (r.big_sum, None if r.dec_sum is None else int(r.dec_sum)) for r in rows}
+
+
+@pytest.mark.parametrize("ansi", [True, False])
+def test_running_totals_past_the_type_equal_the_frame(
+    overflow_view: DbtProject, ansi: bool
+) -> None:
+    aggregates = {"big_sum": "sum(big)", "dec_sum": "sum(dec)"}
+    linear = _rows(overflow_view, _query(overflow_view, aggregates, 1, "linear"), ansi)
+    native = _rows(overflow_view, _query(overflow_view, aggregates, 1, "native"), ansi)
+    table = overflow_view.sql(f"select k, id, big, dec from {VIEW}")
+    values = {(r.k, r.id): (r.big, int(r.dec)) for r in table}
+    expected = {
+        (k, i): (
+            None if values[k, i][0] is None else values[k, i][0] + values.get((k, i - 1), (0,))[0],
+            values[k, i][1] + values.get((k, i - 1), (0, 0))[1],
+        )
+        for k, i in values
+    }
+    assert linear == native == expected
+    assert max(abs(v[1]) for v in expected.values()) > 10**28  # past decimal(28, 0)
+
+
+@pytest.mark.parametrize("ansi", [True, False])
+def test_a_frame_whose_own_sum_overflows(overflow_view: DbtProject, ansi: bool) -> None:
+    """Four rows of BIG / 2 or BIG pass 2^63: Spark's frame fails under ANSI
+    mode and wraps without it; so does the linear form."""
+    aggregates = {"big_sum": "sum(big)", "dec_sum": "sum(dec)"}
+    sqls = {m: _query(overflow_view, aggregates, 3, m) for m in ("linear", "native")}
+    if ansi:
+        for sql in sqls.values():
+            with pytest.raises(Exception, match="OVERFLOW"):
+                _rows(overflow_view, sql, ansi)
+        return
+    linear, native = (_rows(overflow_view, sqls[m], ansi) for m in ("linear", "native"))
+    assert linear == native
+    assert linear["a", 3][0] == _wrapped(4 * (BIG // 2)) == -(2**63)
