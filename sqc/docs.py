@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from sqc.bench.families import SEGMENT_TREE
 from sqc.paths import ROOT
 
 README = ROOT / "README.md"
@@ -98,6 +99,12 @@ def measurements() -> str:
         )
         for family, alternatives in _family(timings, "rolling").items()
     }
+    segment_tree = {
+        family.removeprefix("rolling "): alternatives[SEGMENT_TREE]["median"]
+        / _macro(alternatives)["median"]
+        for family, alternatives in _family(timings, "rolling").items()
+        if SEGMENT_TREE in alternatives
+    }
     sessions = json.loads((BENCH / "sessions.json").read_text())["records"]
     small, large = sessions[0], sessions[-1]
     seeds = json.loads((BENCH / "seeds.json").read_text())
@@ -125,6 +132,12 @@ def measurements() -> str:
                 f"{ratio:.2f}x on {family}" + (" (the same plan)" if same else "")
                 for family, (ratio, same) in rolling.items()
             ),
+        ),
+        (
+            "`rolling` / `rolling_select` against Spark 4.3's segment tree "
+            "(`spark.sql.window.segmentTree.enabled`)",
+            ", ".join(f"{ratio:.2f}x on {family}" for family, ratio in segment_tree.items())
+            or "not measured yet",
         ),
         (
             f"`incremental_sessions` run at {events(large)} events of history",

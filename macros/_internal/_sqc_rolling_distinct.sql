@@ -3,21 +3,31 @@
     function over a frame; its usual stand-in, size(collect_set(x)) over the
     frame, builds the set again for every row: rows x frame width.
 
-    The linear form, for a ROWS frame [row + lo, row + hi] with both ends
-    bounded (rolling_select): number the rows (rolling_row); for each row j
-    whose value is not NULL, find where the same value last occurred in the
-    partition, p (a lag over the partition and the value). Row j is the
-    first of its value in the frame of row i, and so counts for i, exactly
-    when j is in that frame (j - hi <= i <= j - lo) and p is not
-    (i > p - lo). So j counts for the rows i from max(j - hi, p - lo + 1) to
-    j - lo: a change of +1 at the first of them and of -1 just after the
-    last. Every row brings two changes (one inline() of three records: the
-    row, its +1, its -1); a running sum of the changes in row order, read at
-    each row, is its distinct count. No join, nothing that grows with the
-    frame's width. Several values (count(distinct a, b)) are one value, and
-    a row with any of them NULL counts for nothing, as in Spark.
+    The linear form (rolling_select) puts every row at a position P on one
+    axis: its row number for a ROWS frame; for a RANGE frame its order key
+    as a number (the key itself, unix_date of a date, unix_micros of a
+    timestamp; negated when the key sorts descending). The frame of row i is
+    then the rows at [P(i) + lo, P(i) + hi], both ends bounded. For each row
+    j whose value is not NULL, let p be where the same value last occurred
+    before it (a lag over the partition and the value, in P's order). Row j
+    is the first of its value in the frame of row i, and so counts for i,
+    exactly when j is in that frame and p is not: for the rows i from
+    P(j) - hi (inclusive), but not up to P(p) - lo (inclusive), to P(j) - lo
+    (inclusive). A change of +1 where that run starts and of -1 just after
+    it ends; a running sum of the changes in P's order, read at each row, is
+    its distinct count. Inclusive or not is the change's kind: a change of
+    kind 0 applies to the rows at its position, one of kind 2 only to those
+    after it (rows are kind 1), so equal keys (ties) share a frame as in
+    Spark, and the start is the greatest of two (position, kind) structs.
+    Every row brings two changes (one inline() of three records). No join,
+    nothing that grows with the frame's width. Several values
+    (count(distinct a, b)) are one value, and a row with any of them NULL
+    counts for nothing, as in Spark. A NULL order key (RANGE) has P NULL:
+    every change of those rows is at NULL, sorted before the others; the
+    first of each value counts +1 before them and -1 after them, later ones
+    +1 and -1 at one place, so the NULL-key rows count the values of the
+    NULL-key rows (Spark's frame for a NULL key) and leave the rest at 0.
 -#}
-
 {#- {"arguments": [...]} of `count(distinct a[, b ...])`, or none. -#}
 {% macro _sqc_parse_distinct_count(expression) %}
     {%- set match = modules.re.match("^\s*count\s*\(\s*distinct\s+(.*)\)\s*$",
@@ -73,18 +83,42 @@
 {% macro _sqc_distinct_linear_reason(window, helpers) %}
     {%- if not helpers -%}
         {{- return("count(distinct) needs helper columns: use rolling_select") -}}
-    {%- elif window.frame_kind != "rows" -%}
-        {{- return("count(distinct) is linear over ROWS frames only (RANGE frames: native)") -}}
     {%- elif window.start.kind == "unbounded" or window.end.kind == "unbounded" -%}
         {{- return("count(distinct) is linear over frames with both ends bounded") -}}
+    {%- elif window.frame_kind == "rows" -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set key = window.key -%}
+    {%- if key.kind is none -%}
+        {{- return("the order key's type is not known: pass a relation whose columns can be read") -}}
+    {%- elif key.kind not in ["integral", "decimal", "date", "timestamp"] -%}
+        {{- return("a RANGE frame over a " ~ key.kind ~ " key: its bounds are rounded, and a frame's start"
+            ~ " cannot be named from the other side") -}}
+    {%- endif -%}
+    {%- for bound in [window.start, window.end] if bound.kind == "interval" -%}
+        {%- if bound.interval.fields == "year_month" -%}
+            {{- return("months have no fixed length: a frame of months cannot be measured back from a row") -}}
+        {%- elif bound.position is none -%}
+            {{- return("write the interval as a duration string ('7 days') so that its length is known") -}}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if key.kind == "timestamp" -%}
+        {%- set zone = spark_query_catalog._sqc_session_time_zone() -%}
+        {%- if not spark_query_catalog._sqc_fixed_offset_zone(zone) -%}
+            {{- return("a timestamp key in the session time zone " ~ zone ~ ": Spark adds days to a timestamp"
+                ~ " on the local clock, which daylight saving makes uneven; linear with a fixed-offset zone"
+                ~ " such as UTC (spark.sql.session.timeZone)") -}}
+        {%- endif -%}
     {%- endif -%}
     {{- return(none) -}}
 {% endmacro %}
 
 
 {#- Whether a distinct count over `window` is linear: method='linear' where
-    there is none is an error saying why; 'auto' takes it from
-    _sqc_linear_min_width('count_distinct') rows wide (measured). -#}
+    there is none is an error saying why. 'auto' takes a ROWS frame from
+    _sqc_linear_min_width('count_distinct') rows wide (measured), and a
+    RANGE frame with an interval bound (as for sums: how many rows a
+    numeric RANGE frame holds depends on the data). -#}
 {% macro _sqc_distinct_is_linear(window, macro_name, helpers) %}
     {%- if not execute -%}
         {{- return(false) -}}
@@ -97,81 +131,173 @@
         {%- endif -%}
         {{- return(false) -}}
     {%- endif -%}
+    {%- if window.method != "auto" -%}
+        {{- return(window.method == "linear") -}}
+    {%- elif window.frame_kind == "range" -%}
+        {{- return(window.start.kind == "interval" or window.end.kind == "interval") -}}
+    {%- endif -%}
     {%- set width = window.end.position - window.start.position + 1 -%}
-    {{- return(window.method == "linear" or (window.method == "auto"
-        and width >= spark_query_catalog._sqc_linear_min_width("count_distinct"))) -}}
+    {{- return(width >= spark_query_catalog._sqc_linear_min_width("count_distinct")) -}}
+{% endmacro %}
+
+
+{#- The session's time zone (spark.sql.session.timeZone), or none while dbt parses. -#}
+{% macro _sqc_session_time_zone() %}
+    {%- if not execute -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(run_query("set spark.sql.session.timeZone").rows[0][1]) -}}
+{% endmacro %}
+
+
+{#- Whether a time zone is UTC or a fixed offset ('+02:00', 'GMT-5',
+    'Etc/GMT+3'): no daylight saving. -#}
+{% macro _sqc_fixed_offset_zone(zone) %}
+    {%- set text = (zone or "") | trim -%}
+    {{- return(text in ["UTC", "GMT", "UCT", "Z", "Zulu", "Universal", "Etc/UTC", "Etc/GMT", "Etc/UCT",
+        "Etc/Universal", "Etc/Zulu"]
+        or modules.re.match("^(?:UTC|GMT|UT|Etc/GMT)?[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?$", text) is not none) -}}
+{% endmacro %}
+
+
+{#- The axis of the linear form: {position (P as SQL over the source's
+    columns, none for ROWS: the row number), lo, hi (signed offsets in P's
+    units, as SQL numbers)}. -#}
+{% macro _sqc_distinct_axis(window) %}
+    {%- if window.frame_kind == "rows" -%}
+        {{- return({"position": none, "lo": window.start.position | int | string, "hi": window.end.position | int | string}) -}}
+    {%- endif -%}
+    {%- set key = window.key -%}
+    {%- set offsets = [] -%}
+    {%- for bound in [window.start, window.end] -%}
+        {%- set negative = bound.position < 0 -%}
+        {%- if bound.kind == "current" -%}
+            {%- set magnitude = "0" -%}
+        {%- elif key.kind == "timestamp" -%}
+            {#- Microseconds. -#}
+            {%- set magnitude = ((bound.position * 1000000) | abs | round | int) | string -%}
+        {%- elif key.kind == "date" -%}
+            {#- Days: a number over a date counts days; an interval is whole days or weeks. -#}
+            {%- set days = (bound.position / 86400) if bound.kind == "interval" else bound.position -%}
+            {%- set magnitude = (days | abs | round | int) | string -%}
+        {%- elif key.kind == "integral" -%}
+            {#- Spark truncates a fraction over an integer key. -#}
+            {%- set magnitude = spark_query_catalog._sqc_offset_steps(bound.magnitude, 0).whole | string -%}
+        {%- else -%}
+            {%- set magnitude = bound.magnitude -%}
+        {%- endif -%}
+        {%- do offsets.append(("-" if negative and magnitude.strip("0.") != "" else "") ~ magnitude) -%}
+    {%- endfor -%}
+    {%- set head = key.sql -%}
+    {%- if key.kind == "timestamp" -%}
+        {%- set position = "unix_micros(" ~ ("cast(" ~ head ~ " as timestamp)" if window.key.ntz else head) ~ ")" -%}
+    {%- elif key.kind == "date" -%}
+        {%- set position = "unix_date(" ~ head ~ ")" -%}
+    {%- elif key.kind == "integral" -%}
+        {%- set position = "cast(" ~ head ~ " as bigint)" -%}
+    {%- else -%}
+        {%- set position = head -%}
+    {%- endif -%}
+    {%- if modules.re.search("\sdesc(\s+nulls\s+(first|last))?$", window.order_keys[0] | lower) -%}
+        {%- set position = "-" ~ position -%}
+    {%- endif -%}
+    {{- return({"position": position, "lo": offsets[0], "hi": offsets[1]}) -}}
 {% endmacro %}
 
 
 {#- Every column of `relation_sql` and each distinct count ({arguments,
-    alias}) over the ROWS frame of `window`, in linear form. -#}
+    alias}) over the frame of `window`, in linear form. -#}
 {% macro _sqc_linear_distinct_sql(relation_sql, window, distincts) %}
-    {%- set lo = window.start.position | int -%}
-    {%- set hi = window.end.position | int -%}
+    {%- set axis = spark_query_catalog._sqc_distinct_axis(window) -%}
     {%- set keys = [] -%}
-    {#- The keys, order keys and values under names of their own first, so
-        that every window after partitions by the same column, rolling_key_0
-        (one shuffle); the row's own columns travel as one struct. -#}
+    {#- The keys, the position (or the order keys, for a row number) and the
+        values under names of their own first, so that every window after
+        partitions by the same columns (one shuffle); the row's own columns
+        travel as one struct. -#}
     {%- set source_columns = [] -%}
     {%- for key in window.partition_keys -%}
         {%- do keys.append("rolling_key_" ~ loop.index0) -%}
         {%- do source_columns.append(key ~ " as rolling_key_" ~ loop.index0) -%}
     {%- endfor -%}
     {%- set order_keys = [] -%}
-    {%- for key in window.order_keys -%}
-        {%- set head = spark_query_catalog._sqc_key_head(key) -%}
-        {%- do source_columns.append(head ~ " as rolling_order_" ~ loop.index0) -%}
-        {%- do order_keys.append("rolling_order_" ~ loop.index0 ~ key[head | length:]) -%}
-    {%- endfor -%}
+    {%- if axis.position is none -%}
+        {%- for key in window.order_keys -%}
+            {%- set head = spark_query_catalog._sqc_key_head(key) -%}
+            {%- do source_columns.append(head ~ " as rolling_order_" ~ loop.index0) -%}
+            {%- do order_keys.append("rolling_order_" ~ loop.index0 ~ key[head | length:]) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- do source_columns.append(axis.position ~ " as rolling_position") -%}
+    {%- endif -%}
     {%- for distinct in distincts -%}
         {%- do source_columns.append(spark_query_catalog._sqc_indented(
             spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
     {%- endfor -%}
     {%- do source_columns.append("struct(*) as rolling_values") -%}
-    {%- set numbering_window = {
-        "partition_clause": ("partition by " ~ keys | join(", ")) if keys else "",
-        "order_keys": order_keys
-    } -%}
-    {%- set row_columns = ["*", "row_number()" ~ spark_query_catalog._sqc_over_sql(numbering_window, none, 8) ~ " as rolling_row"] -%}
+    {#- Plain columns before computed ones, as a careful select lists them. -#}
+    {%- set plain = [] -%}
+    {%- set computed = [] -%}
+    {%- for column in source_columns -%}
+        {%- do (plain if modules.re.match("^[A-Za-z_][A-Za-z0-9_.`]* as ", column) else computed).append(column) -%}
+    {%- endfor -%}
+    {%- set source_columns = plain + computed -%}
+    {%- set partition_clause = ("partition by " ~ keys | join(", ")) if keys else "" -%}
+    {#- A RANGE form's first window partitions by the keys and a value: its
+        rows are sent by the keys alone first, which every window after
+        takes as it is (one shuffle, as the native frame's). -#}
+    {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
+    {%- set ctes = [{"name": "rolling_source", "columns": source_columns, "from": relation_sql ~ distribute}] -%}
+    {%- if axis.position is none -%}
+        {%- set numbering_window = {"partition_clause": partition_clause, "order_keys": order_keys} -%}
+        {%- do ctes.append({"name": "rolling_rows", "from": "rolling_source", "columns": [
+            "*", "row_number()" ~ spark_query_catalog._sqc_over_sql(numbering_window, none, 8) ~ " as rolling_position"
+        ]}) -%}
+    {%- endif -%}
 
+    {#- Where each value last occurred, as the start of the run after which
+        it no longer counts (kind 2: after the rows there). -#}
     {%- set previous_columns = ["*"] -%}
     {%- for distinct in distincts -%}
         {%- set value_window = {
             "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
-            "order_keys": ["rolling_row"]
+            "order_keys": ["rolling_position"]
         } -%}
-        {%- do previous_columns.append("lag(rolling_row)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
-            ~ " as rolling_" ~ loop.index0 ~ "_previous") -%}
+        {%- do previous_columns.append("lag(named_struct(\n    'position', rolling_position"
+            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ ",\n    'kind', 2\n))"
+            ~ spark_query_catalog._sqc_over_sql(value_window, none, 0) ~ " as rolling_" ~ loop.index0 ~ "_previous") -%}
     {%- endfor -%}
+    {%- set indented_previous = [] -%}
+    {%- for column in previous_columns -%}
+        {%- do indented_previous.append(spark_query_catalog._sqc_indented(column, 8)) -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_previous", "from": ctes[-1].name, "columns": indented_previous}) -%}
 
     {#- The records of each row: itself (kind 1), then for each count its +1
-        and its -1 (kind 0: a change at a position applies to the row there). -#}
+        (kind 0, or 2 after its previous occurrence's run) and its -1 (kind 2). -#}
     {%- set records = [] -%}
     {%- set zeros = [] -%}
     {%- for distinct in distincts -%}
         {%- do zeros.append("'change_" ~ loop.index0 ~ "', 0") -%}
     {%- endfor -%}
-    {%- do records.append("named_struct(\n    'position', rolling_row,\n    'kind', 1,\n    "
+    {%- do records.append("named_struct(\n    'at', " ~ spark_query_catalog._sqc_at_sql("rolling_position", 1) ~ ",\n    "
         ~ zeros | join(",\n    ") ~ ",\n    'row_values', rolling_values\n)") -%}
     {%- for distinct in distincts -%}
         {%- set index = loop.index0 -%}
         {%- set counted = "if(rolling_" ~ index ~ "_value is null, 0, 1)" -%}
-        {#- From the frame's first row that holds j, but not before the first
-            whose frame no longer holds j's previous occurrence (greatest()
-            skips the NULL of a first occurrence). -#}
-        {%- set first = "rolling_row" ~ spark_query_catalog._sqc_signed_term(0 - hi) -%}
-        {%- set start = "greatest(" ~ first ~ ", rolling_" ~ index ~ "_previous"
-            ~ spark_query_catalog._sqc_signed_term(1 - lo) ~ ")" -%}
-        {%- set stop = "rolling_row" ~ spark_query_catalog._sqc_signed_term(1 - lo) -%}
-        {%- for position, sign in [(start, ""), (stop, "-")] -%}
+        {#- From the frame's first row that holds j, but only after the run
+            of j's previous occurrence (greatest() skips the NULL of a first
+            occurrence). -#}
+        {%- set start = "greatest(\n    " ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_at_sql(
+            "rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi), 0), 4)
+            ~ ",\n    rolling_" ~ index ~ "_previous\n)" -%}
+        {%- set stop = spark_query_catalog._sqc_at_sql("rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.lo), 2) -%}
+        {%- for at, sign in [(start, ""), (stop, "-")] -%}
             {%- set changes = [] -%}
             {%- for other in distincts -%}
                 {%- do changes.append("'change_" ~ loop.index0 ~ "', "
                     ~ (sign ~ counted if loop.index0 == index else "0")) -%}
             {%- endfor -%}
-            {#- A long position on a line of its own, after its name. -#}
-            {%- set position = ("\n    " if position | length > 40 else "") ~ position -%}
-            {%- do records.append("named_struct(\n    'position'," ~ ("" if position.startswith("\n") else " ") ~ position ~ ",\n    'kind', 0,\n    "
+            {%- do records.append("named_struct(\n    'at', " ~ spark_query_catalog._sqc_indented(at, 4) ~ ",\n    "
                 ~ changes | join(",\n    ") ~ ",\n    'row_values', null\n)") -%}
         {%- endfor -%}
     {%- endfor -%}
@@ -181,70 +307,57 @@
     {%- endfor -%}
     {%- set change_columns = [] -%}
     {%- for distinct in distincts -%}
-        {%- do change_columns.append("change_" ~ loop.index0) -%}
+        {%- do change_columns.append("rolling_records.change_" ~ loop.index0) -%}
     {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_changes", "from": "rolling_previous\n        lateral view inline(array(\n"
+        ~ spark_query_catalog._sqc_list_lines(indented_records, 12) ~ "\n        )) rolling_records",
+        "columns": keys | map("replace", "rolling_key_", "rolling_previous.rolling_key_") | list + ["rolling_records.at.position", "rolling_records.at.kind"] + change_columns
+            + ["rolling_records.row_values"]}) -%}
 
-    {%- set running_window = {
-        "partition_clause": ("partition by " ~ keys | join(", ")) if keys else "",
-        "order_keys": ["position", "kind"]
-    } -%}
+    {%- set running_window = {"partition_clause": partition_clause, "order_keys": ["position", "kind"]} -%}
     {%- set count_columns = ["kind", "row_values"] -%}
     {%- for distinct in distincts -%}
         {%- do count_columns.append("sum(change_" ~ loop.index0 ~ ")"
             ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
             ~ " as count_" ~ loop.index0) -%}
     {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_counts", "from": "rolling_changes", "columns": count_columns}) -%}
     {%- set select = ["rolling_counts.row_values.*"] -%}
     {%- for distinct in distincts -%}
         {%- do select.append("rolling_counts.count_" ~ loop.index0 ~ " as " ~ distinct.alias) -%}
     {%- endfor -%}
-    {%- set lines = [
-        "with rolling_source as (",
-        "    select",
-        spark_query_catalog._sqc_list_lines(source_columns, 8),
-        "    from " ~ relation_sql,
-        "),",
-        "",
-        "rolling_rows as (",
-        "    select",
-        spark_query_catalog._sqc_list_lines(row_columns, 8),
-        "    from rolling_source",
-        "),",
-        "",
-        "rolling_previous as (",
-        "    select",
-        spark_query_catalog._sqc_list_lines(previous_columns, 8),
-        "    from rolling_rows",
-        "),",
-        "",
-        "rolling_changes as (",
-        "    select",
-        spark_query_catalog._sqc_list_lines(keys + ["position", "kind"] + change_columns + ["row_values"], 8),
-        "    from rolling_previous",
-        "        lateral view inline(array(",
-        spark_query_catalog._sqc_list_lines(indented_records, 12),
-        "        )) rolling_records",
-        "),",
-        "",
-        "rolling_counts as (",
-        "    select",
-        spark_query_catalog._sqc_list_lines(count_columns, 8),
-        "    from rolling_changes",
-        ")",
-        "",
-        "select",
-        spark_query_catalog._sqc_list_lines(select, 4),
-        "from rolling_counts",
-        "where rolling_counts.kind = 1"
-    ] -%}
-    {{- return(lines | join("\n")) -}}
+    {{- return(spark_query_catalog._sqc_with_sql(ctes, "select\n" ~ spark_query_catalog._sqc_list_lines(select, 4)
+        ~ "\nfrom rolling_counts\nwhere rolling_counts.kind = 1")) -}}
 {% endmacro %}
 
 
-{#- " + n", " - n", or nothing for 0: a term added to a position. -#}
-{% macro _sqc_signed_term(number) %}
-    {%- if number == 0 -%}
+{#- named_struct('position', <position>, 'kind', <kind>): where a record
+    applies, on one line when it is short. -#}
+{% macro _sqc_at_sql(position, kind) %}
+    {%- if position | length <= 20 -%}
+        {{- return("named_struct('position', " ~ position ~ ", 'kind', " ~ kind ~ ")") -}}
+    {%- endif -%}
+    {{- return("named_struct(\n    'position', " ~ position ~ ",\n    'kind', " ~ kind ~ "\n)") -}}
+{% endmacro %}
+
+
+{#- " - n" for an offset n as SQL text ("-1000", "0", "1.25"): the term
+    that takes it from a position ("+ 1000" for "-1000", nothing for 0). -#}
+{% macro _sqc_minus_offset(offset) %}
+    {%- if offset.lstrip("-").strip("0.") == "" -%}
         {{- return("") -}}
     {%- endif -%}
-    {{- return((" + " if number > 0 else " - ") ~ ([number, -number] | max)) -}}
+    {{- return(" + " ~ offset[1:] if offset.startswith("-") else " - " ~ offset) -}}
+{% endmacro %}
+
+
+{#- `with <name> as (select <columns> from <from>), ... <final>`: each CTE
+    a dict {name, columns, from}, laid out one column a line. -#}
+{% macro _sqc_with_sql(ctes, final) %}
+    {%- set blocks = [] -%}
+    {%- for cte in ctes -%}
+        {%- do blocks.append(cte.name ~ " as (\n    select\n" ~ spark_query_catalog._sqc_list_lines(cte.columns, 8)
+            ~ "\n    from " ~ cte.from ~ "\n)") -%}
+    {%- endfor -%}
+    {{- return("with " ~ blocks | join(",\n\n") ~ "\n\n" ~ final) -}}
 {% endmacro %}

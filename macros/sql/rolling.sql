@@ -57,5 +57,6 @@
     {%- if plan.linear -%}
         {{- return(spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)) -}}
     {%- endif -%}
-    {{- return(expression | trim ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
+    {{- return(spark_query_catalog._sqc_median_as_percentile(expression) | trim
+        ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
 {% endmacro %}

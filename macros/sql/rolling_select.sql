@@ -18,9 +18,10 @@
     block. Three sorts of the rows, no more shuffles than the native frame.
     sum, count and avg are rolling's expressions (prefix differences).
     count(distinct ...), which Spark refuses over a frame, is exact and
-    linear over a ROWS frame with both ends bounded (_sqc_rolling_distinct.sql:
-    each row counts for the frames where it is its value's first occurrence);
-    other frames use Spark's frame over a set, as rolling does.
+    linear over ROWS and RANGE frames with both ends bounded
+    (_sqc_rolling_distinct.sql: each row counts for the frames where it is
+    its value's first occurrence); other frames use Spark's frame over a
+    set, as rolling does.
 
     Example:
         {{ rolling_select(ref('sales'), {'amount_max_last_1000': 'max(amount)'},
@@ -65,7 +66,8 @@
             {%- elif plan.linear -%}
                 {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
             {%- else -%}
-                {%- do columns.append({"alias": alias, "sql": item.sql ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_median_as_percentile(item.sql)
+                    ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}

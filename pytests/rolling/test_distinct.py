@@ -7,8 +7,10 @@ frames."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -146,3 +148,114 @@ def test_linear_where_there_is_none_says_why(distinct_view: DbtProject) -> None:
         "method='linear') }}"
     )
     assert re.search(r"needs helper columns: use rolling_select", message), message
+
+
+# RANGE frames: keys of every kind with ties and NULLs, ascending and
+# descending; (order key, preceding, following, reference start, reference
+# end) as the reference reads the offsets (along the order).
+RANGE_VIEW = "range_distinct_under_test"
+RANGE_COLUMNS = [
+    ("row_id", "int"), ("p", "string"), ("k", "int"), ("dk", "decimal(6,2)"), ("day", "date"),
+    ("at", "timestamp"), ("a", "int"), ("b", "string"),
+]  # fmt: skip
+DAY = dt.date(2024, 1, 28)
+AT = dt.datetime(2024, 1, 28, 12, 0, 0)
+RANGE_FRAMES = [
+    ("k", 2, 0, -2, 0),
+    ("k desc", 1, 2, -1, 2),
+    ("k", 3.5, -1, -3, -1),  # a fraction over an integer key is truncated; wholly before the row
+    ("k nulls last", -1, 2, 1, 2),  # wholly after the row
+    ("dk", "0.75", "0.25", Decimal("-0.75"), Decimal("0.25")),
+    ("dk desc", "0.5", 0, Decimal("-0.5"), Decimal(0)),
+    ("day", "2 days", 0, dt.timedelta(days=-2), dt.timedelta(0)),
+    ("day desc", 1, 1, dt.timedelta(days=-1), dt.timedelta(days=1)),
+    ("at", "36 hours", 0, dt.timedelta(hours=-36), dt.timedelta(0)),
+    ("at desc", "24 hours", "-2 hours", dt.timedelta(days=-1), dt.timedelta(hours=-2)),
+]
+
+range_rows_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["x", "y"]),
+        st.one_of(st.none(), st.integers(min_value=0, max_value=6)),  # the key, in steps
+        st.one_of(st.none(), st.integers(min_value=0, max_value=3)),
+        st.one_of(st.none(), st.sampled_from(["m", "n"])),
+    ),
+    max_size=30,
+)
+
+
+def _range_table(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Each step of a key: 1 (int), 0.25 (decimal), a day (date), 12 hours (timestamp)."""
+    return [
+        (
+            row_id, p,
+            step, None if step is None else Decimal(step) / 4,
+            None if step is None else DAY + dt.timedelta(days=step),
+            None if step is None else AT + dt.timedelta(hours=12 * step),
+            a, b,
+        )
+        for row_id, (p, step, a, b) in enumerate(rows)
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def range_view(project: DbtProject) -> Iterator[DbtProject]:
+    project.sql(
+        f"create or replace temporary view {RANGE_VIEW} as " + values_sql([], RANGE_COLUMNS)
+    )
+    yield project
+    project.sql(f"drop view if exists {RANGE_VIEW}")
+
+
+@pytest.fixture(scope="module")
+def range_sql(range_view: DbtProject) -> dict[tuple[int, str], str]:
+    return {
+        (index, method): range_view.compile_inline(
+            f"{{{{ rolling_select('{RANGE_VIEW}', {AGGREGATES!r}, '{key}', partition_by='p', "
+            f"frame='range', preceding={preceding!r}, following={following!r}, "
+            f"method='{method}') }}}}"
+        )
+        for index, (key, preceding, following, _, _) in enumerate(RANGE_FRAMES)
+        for method in ("linear", "native")
+    }
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=30)
+@given(rows=range_rows_strategy, index=st.sampled_from(range(len(RANGE_FRAMES))))
+def test_range_distinct_counts_equal_the_reference(
+    range_view: DbtProject, range_sql: dict[Any, str], rows: list[tuple[Any, ...]], index: int
+) -> None:
+    """Ties in the order key share a frame; a NULL key's frame is the
+    partition's NULL-key rows; frames wholly before or after the row."""
+    key, _, _, start, end = RANGE_FRAMES[index]
+    table = _range_table(rows)
+    range_view.sql(
+        f"create or replace temporary view {RANGE_VIEW} as " + values_sql(table, RANGE_COLUMNS)
+    )
+    column = [name for name, _ in RANGE_COLUMNS].index(key.split()[0])
+    expected = {}
+    for name, value in (
+        ("single", lambda r: r[6]),
+        ("pair", lambda r: None if None in r[6:] else r[6:]),
+    ):
+        counts = reference.frame_aggregate(
+            [reference.FrameRow(r[0], r[1], r[column], value(r)) for r in table],
+            "count_distinct", "range", start, end,
+            descending=" desc" in key, nulls_first=False if "nulls last" in key else None,
+        )  # fmt: skip
+        expected[name] = counts
+    for method in ("linear", "native"):
+        got = range_view.sql(range_sql[index, method])
+        assert {r.row_id: r.single for r in got} == expected["single"], (method, key)
+        assert {r.row_id: r.pair for r in got} == expected["pair"], (method, key)
+
+
+def test_range_linear_form_is_one_shuffle(
+    range_view: DbtProject, range_sql: dict[Any, str]
+) -> None:
+    """The RANGE form distributes by the partition keys before its first
+    window: one Exchange, as the native frame has."""
+    for index in (0, 8):
+        for method in ("linear", "native"):
+            plan = range_view.sql(f"explain {range_sql[index, method]}")[0][0]
+            assert len(re.findall(r"Exchange hashpartitioning", plan)) == 1, (method, plan)

@@ -7,7 +7,12 @@ import pytest
 
 from sqc.testing.jinja import Library
 
-SALES = {"pytest.sales": [("id", "bigint"), ("store_id", "int"), ("customer", "string")]}
+SALES = {
+    "pytest.sales": [
+        ("id", "bigint"), ("store_id", "int"), ("customer", "string"), ("price", "double"),
+        ("sold_at", "timestamp"), ("day", "date"),
+    ]
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +59,15 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
         "partition_by='store_id', preceding=999) }}"
     )
     assert "collect_set" not in sql
-    assert "greatest(rolling_row, rolling_0_previous + 1000)" in sql
-    assert "'position', rolling_row + 1000," in sql
+    assert (
+        "'at', greatest(\n"
+        "                    named_struct('position', rolling_position, 'kind', 0),\n"
+        "                    rolling_0_previous\n"
+        "                ),\n"
+        "                'change_0', if(rolling_0_value is null, 0, 1),"
+    ) in sql
+    # The previous occurrence's run, and the row's own, end after position + 999.
+    assert sql.count("'position', rolling_position + 999,\n") == 2
     assert sql.endswith(
         "select\n    rolling_counts.row_values.*,\n    rolling_counts.count_0 as customers\n"
         "from rolling_counts\nwhere rolling_counts.kind = 1"
@@ -71,9 +83,14 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
             "count(distinct) is linear over frames with both ends bounded",
         ),
         (
-            "rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'id', "
+            "rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'price', "
             "frame='range', preceding=5, method='linear')",
-            "count(distinct) is linear over ROWS frames only",
+            "a RANGE frame over a floating key",
+        ),
+        (
+            "rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'day', "
+            "frame='range', preceding='1 month', method='linear')",
+            "months have no fixed length",
         ),
         (
             "rolling('count(distinct customer)', 'id', preceding=5, method='linear')",
@@ -98,3 +115,74 @@ def test_the_linear_form_lints_clean(library: Library) -> None:
         "preceding=999, following=5) }}"
     )
     assert _lint(sql) == []
+
+
+def test_range_over_timestamps_needs_a_fixed_offset_zone() -> None:
+    """Spark adds days to a timestamp on the session zone's clock: with
+    daylight saving a day is not always 24 hours, and a frame cannot be
+    measured back from a row. 'auto' keeps Spark's frame there."""
+    call = (
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'sold_at', "
+        "frame='range', preceding='7 days', method='%s') }}"
+    )
+    for zone, linear in [
+        ("UTC", True),
+        ("+02:00", True),
+        ("Etc/GMT-3", True),
+        ("Europe/Paris", False),
+    ]:
+        library = Library(columns=SALES, time_zone=zone)
+        assert ("collect_set" not in library.render(call % "auto")) == linear, zone
+    message = Library(columns=SALES, time_zone="Europe/Paris").render_error(call % "linear")
+    assert "session time zone Europe/Paris" in message and "spark.sql.session.timeZone" in message
+
+
+@pytest.mark.parametrize(
+    ("order_by", "frame", "position", "end"),
+    [
+        ("id", "preceding=5", "cast(id as bigint)", "rolling_position + 5"),
+        ("id desc", "preceding=5, following=2", "-cast(id as bigint)", "rolling_position + 5"),
+        ("day", "preceding='2 weeks'", "unix_date(day)", "rolling_position + 14"),
+        (
+            "sold_at",
+            "preceding='36 hours'",
+            "unix_micros(sold_at)",
+            "rolling_position + 129600000000",
+        ),
+    ],
+)
+def test_range_positions(
+    library: Library, order_by: str, frame: str, position: str, end: str
+) -> None:
+    """A RANGE frame's axis: the key as a number, negated when it sorts
+    descending; the frame's reach in its units."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, "
+        f"'{order_by}', partition_by='store_id', frame='range', {frame}, method='linear') }}}}"
+    )
+    assert f"        {position} as rolling_position,\n" in sql
+    assert f"'position', {end},\n" in sql
+    assert "    distribute by rolling_key_0\n" in sql
+
+
+@pytest.mark.parametrize(
+    ("expression", "written"),
+    [
+        ("median(price)", "percentile(price, 0.5)"),
+        ("MEDIAN( coalesce(price, 0) )", "percentile(coalesce(price, 0), 0.5)"),
+        ("median(price) + 1", "median(price) + 1"),  # not a whole median: as given
+        ("percentile(price, 0.9)", "percentile(price, 0.9)"),
+    ],
+)
+def test_a_median_is_written_as_the_percentile_spark_takes(
+    library: Library, expression: str, written: str
+) -> None:
+    """Spark refuses median() over a frame and takes percentile(x, 0.5)."""
+    sql = library.render(
+        f"{{{{ rolling('{expression}', 'id', partition_by='store_id', preceding=99) }}}}"
+    )
+    assert sql.startswith(written + " over (")
+    selected = library.render(
+        f"{{{{ rolling_select('pytest.sales', {{'m': '{expression}'}}, 'id', preceding=99) }}}}"
+    )
+    assert f"    {written} over (" in selected

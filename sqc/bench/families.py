@@ -10,6 +10,7 @@ the catalog page.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tqdm import tqdm
@@ -70,10 +71,13 @@ ROLLING_FAMILIES: dict[str, tuple[str, str, str, str, dict[str, str]]] = {
         "sales", "id", "frame='range', preceding=100",
         "range between 100 preceding and current row", {"amount_sum": "sum(amount)"},
     ),
-    "rolling min, max: ROWS 1000 preceding": (
-        "sales", "id", "preceding=1000",
-        "rows between 1000 preceding and current row", ROLLING_EXTREMES,
-    ),
+    **{
+        f"rolling min, max: ROWS {width} preceding": (
+            "sales", "id", f"preceding={width}",
+            f"rows between {width} preceding and current row", ROLLING_EXTREMES,
+        )
+        for width in (100, 1000)
+    },
     # count(distinct): Spark refuses it over a frame; by hand, its set.
     # `amount` has 97 values in a store, hash(id) % 10000 about as many as
     # the store has rows (nearly every row of a frame is new).
@@ -90,20 +94,44 @@ ROLLING_FAMILIES: dict[str, tuple[str, str, str, str, dict[str, str]]] = {
         "rows between 1000 preceding and current row",
         {"id_kinds": "count(distinct hash(id) % 10000)"},
     ),
+    # `visits`: 1,000 rows a store every 7 days.
+    "rolling count(distinct), 97 values a store: RANGE interval 7 days (1,000 rows a frame)": (
+        "visits", "visited_at", "frame='range', preceding='7 days'",
+        "range between interval 7 days preceding and current row",
+        {"amount_kinds": "count(distinct amount)"},
+    ),
+    "rolling count(distinct), 10,000 values: RANGE interval 7 days (1,000 rows a frame)": (
+        "visits", "visited_at", "frame='range', preceding='7 days'",
+        "range between interval 7 days preceding and current row",
+        {"visitors": "count(distinct visitor)"},
+    ),
 }  # fmt: skip
-# How much faster than Spark's own frame the macro must be (issue 16).
+# Spark 4.3's segment tree for moving frames (off by default): every frame
+# of sum, count, avg, min and max is timed with it too. A partition smaller
+# than minPartitionRows keeps the sliding frame: 1, so that it is used on
+# every partition here.
+SEGMENT_TREE_CONF = {
+    "spark.sql.window.segmentTree.enabled": "true",
+    "spark.sql.window.segmentTree.minPartitionRows": "1",
+}
+# How much faster the macro must be than the faster of Spark's two frames,
+# sliding and segment tree (issue 23; issue 16 set 2.5x, 10x, 5x and 3x
+# against the sliding frame alone); count(distinct) against
+# size(collect_set(...)) over Spark's frame.
 ROLLING_TARGETS = {
     "rolling sum, count, avg: ROWS 10 preceding": 1.0,
-    "rolling sum, count, avg: ROWS 100 preceding": 2.5,
-    "rolling sum, count, avg: ROWS 1000 preceding": 10.0,
-    "rolling sum, count, avg: RANGE interval 1 day (1,000 rows a frame)": 5.0,
-    "rolling min, max: ROWS 1000 preceding": 3.0,
-    # Issue 23: against size(collect_set(...)) over Spark's frame.
+    "rolling sum, count, avg: ROWS 100 preceding": 2.0,
+    "rolling sum, count, avg: ROWS 1000 preceding": 2.0,
+    "rolling sum, count, avg: RANGE interval 1 day (1,000 rows a frame)": 2.0,
+    "rolling min, max: ROWS 1000 preceding": 1.5,
     "rolling count(distinct), 97 values a store: ROWS 1000 preceding": 6.0,
     "rolling count(distinct), 10,000 values: ROWS 1000 preceding": 10.0,
+    "rolling count(distinct), 97 values a store: RANGE interval 7 days (1,000 rows a frame)": 6.0,
+    "rolling count(distinct), 10,000 values: RANGE interval 7 days (1,000 rows a frame)": 10.0,
 }
 ROLLING_MACRO = "macro (rolling, auto)"
 NATIVE_FRAME = "Spark's frame (by hand)"
+SEGMENT_TREE = "Spark's frame, segment tree (by hand)"
 
 
 def unpivot_family(source: str) -> str:
@@ -118,7 +146,18 @@ CATALOG_FAMILIES = {
     "rolling": list(ROLLING_FAMILIES),
 }
 
-Query = str | Callable[[Any], Any]
+
+@dataclass(frozen=True)
+class Configured:
+    """SQL to run with Spark settings of its own, set around each of its runs."""
+
+    sql: str
+    conf: dict[str, str]
+
+
+# A query: SQL text, SQL with settings, or a function of the SparkSession
+# giving a DataFrame.
+Query = str | Configured | Callable[[Any], Any]
 
 
 def prepare(dbt: DbtProject, rows: int) -> None:
@@ -152,6 +191,12 @@ def prepare(dbt: DbtProject, rows: int) -> None:
         f"create table {SCHEMA}.sales using parquet as select id, id % 1000 as store_id, "
         "concat('p', cast(hash(id) % 12 as string)) as product, cast(id % 97 as int) as amount, "
         "timestamp'2024-01-01' + make_interval(0, 0, 0, 0, 0, 0, id % 5000000) as sold_at "
+        f"from range(0, {rows})",
+        f"drop table if exists {SCHEMA}.visits",
+        f"create table {SCHEMA}.visits using parquet as select id, id % 1000 as store_id, "
+        "cast(id % 97 as int) as amount, cast(hash(id) % 10000 as int) as visitor, "
+        "timestamp'2024-01-01' + make_interval(0, 0, 0, 0, 0, 0, "
+        "cast(id div 1000 * 604.8 as decimal(18, 6))) as visited_at "
         f"from range(0, {rows})",
         f"drop table if exists {SCHEMA}.ticks",
         f"create table {SCHEMA}.ticks using parquet as select id, id % 100 as device, "
@@ -287,6 +332,10 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             ROLLING_MACRO: macro,
             NATIVE_FRAME: f"select *, {by_hand} from {relation}",
         }
+        if not distinct:  # the segment tree takes no DISTINCT and no set
+            families[family][SEGMENT_TREE] = Configured(
+                f"select *, {by_hand} from {relation}", SEGMENT_TREE_CONF
+            )
     return families
 
 

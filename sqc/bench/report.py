@@ -14,6 +14,7 @@ from sqc.bench.families import (
     NATIVE_FRAME,
     ROLLING_MACRO,
     ROLLING_TARGETS,
+    SEGMENT_TREE,
     UNION_ALL,
     UNPIVOT_MACRO,
     unpivot_family,
@@ -124,13 +125,19 @@ class Report:
         for family, target in ROLLING_TARGETS.items():
             by_name = {t.name: t for t in self.families().get(family, [])}
             if ROLLING_MACRO in by_name and NATIVE_FRAME in by_name:
-                native, macro = by_name[NATIVE_FRAME], by_name[ROLLING_MACRO]
+                # Against the faster of Spark's frames: sliding, and the
+                # segment tree where it applies.
+                spark = [by_name[n] for n in (NATIVE_FRAME, SEGMENT_TREE) if n in by_name]
+                native = min(spark, key=lambda t: t.median)
+                cpu_native = min(t.cpu_median for t in spark)
+                macro = by_name[ROLLING_MACRO]
                 speedup = native.median / macro.median
-                cpu_speedup = native.cpu_median / macro.cpu_median
+                cpu_speedup = cpu_native / macro.cpu_median
                 wanted = f"at least {target}x faster than" if target > 1 else "never slower than"
+                against = "the faster of Spark's frames" if len(spark) > 1 else "Spark's frame"
                 checks.append(
-                    Target(f"{family}: the macro {wanted} Spark's frame",
-                           speedup >= target, f"{speedup:.2f}x",
+                    Target(f"{family}: the macro {wanted} {against}",
+                           speedup >= target, f"{speedup:.2f}x (against {native.name})",
                            cpu_speedup >= target, f"{cpu_speedup:.2f}x")
                 )  # fmt: skip
         return checks

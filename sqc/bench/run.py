@@ -33,9 +33,11 @@ Outputs: docs/bench/bench.json, bench.md (a markdown table) and bench.png.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,7 @@ from sqc.bench.families import (
     CATALOG_FAMILIES,
     FAMILIES,
     SCHEMA,
+    Configured,
     Query,
     benchmarked_families,
     prepare,
@@ -58,7 +61,22 @@ SETTLE_SECONDS = 0.5  # pause before each timed run, after a JVM garbage collect
 
 
 def _frame(spark: Any, query: Query) -> Any:
+    if isinstance(query, Configured):
+        return spark.sql(query.sql)
     return spark.sql(query) if isinstance(query, str) else query(spark)
+
+
+@contextlib.contextmanager
+def _settings(spark: Any, query: Query) -> Iterator[None]:
+    """A Configured query's Spark settings, while it is planned and run."""
+    conf = query.conf if isinstance(query, Configured) else {}
+    for key, value in conf.items():
+        spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        for key in conf:
+            spark.conf.unset(key)
 
 
 def _settle(spark: Any) -> None:
@@ -94,7 +112,9 @@ def _plan(frame: Any) -> str:
     return re.sub(r"#\d+L?|\[plan_id=\d+\]", "", plan)
 
 
-def _same_result(spark: Any, family: str, frames: dict[str, Any]) -> None:
+def _same_result(
+    spark: Any, family: str, frames: dict[str, Any], queries: dict[str, Query]
+) -> None:
     """The alternatives of a family give the same rows: a multiset checksum
     over the columns they all have (by name)."""
     common = [
@@ -107,11 +127,12 @@ def _same_result(spark: Any, family: str, frames: dict[str, Any]) -> None:
     sums = {}
     for name, frame in frames.items():
         frame.select(*common).createOrReplaceTempView("bench_checksum")
-        sums[name] = tuple(
-            spark.sql(
-                "select count(*), sum(cast(xxhash64(*) as decimal(38, 0))) from bench_checksum"
-            ).collect()[0]
-        )
+        with _settings(spark, queries[name]):
+            sums[name] = tuple(
+                spark.sql(
+                    "select count(*), sum(cast(xxhash64(*) as decimal(38, 0))) from bench_checksum"
+                ).collect()[0]
+            )
     if len(set(sums.values())) != 1:
         raise AssertionError(f"{family}: different results over {common}: {sums}")
 
@@ -132,12 +153,14 @@ def run(
         for family, alternatives in queries.items():
             progress.set_postfix_str(family)
             frames = {name: _frame(spark, query) for name, query in alternatives.items()}
-            _same_result(spark, family, frames)
+            _same_result(spark, family, frames, alternatives)
             progress.update(len(frames))
-            for frame in frames.values():  # warm-up
-                frame.write.format("noop").mode("overwrite").save()
+            plans = {}
+            for name, frame in frames.items():  # warm-up
+                with _settings(spark, alternatives[name]):
+                    frame.write.format("noop").mode("overwrite").save()
+                    plans[name] = _plan(frame)
                 progress.update()
-            plans = {name: _plan(frame) for name, frame in frames.items()}
             results = {
                 name: Timing(
                     family, name, same_plan_as=[
@@ -156,9 +179,10 @@ def run(
                     group = f"bench {family}: {name} #{run_number}"
                     spark.sparkContext.setJobGroup(group, group)
                     _settle(spark)
-                    start = time.perf_counter()
-                    frame.write.format("noop").mode("overwrite").save()
-                    results[name].seconds.append(time.perf_counter() - start)
+                    with _settings(spark, alternatives[name]):
+                        start = time.perf_counter()
+                        frame.write.format("noop").mode("overwrite").save()
+                        results[name].seconds.append(time.perf_counter() - start)
                     results[name].cpu_seconds.append(_cpu_seconds(spark, group))
                     progress.update()
             timings.extend(results.values())

@@ -94,6 +94,8 @@ class Library:
     columns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # A model's config, as `config.get` reads it (the materialization's settings).
     model_config: dict[str, Any] = field(default_factory=dict)
+    # The session time zone, as `set spark.sql.session.timeZone` answers.
+    time_zone: str = "UTC"
     warnings: list[str] = field(default_factory=list)
     logs: list[str] = field(default_factory=list)
     macros: dict[str, Any] = field(default_factory=dict)
@@ -145,8 +147,11 @@ class Library:
 
     def show(self, sql: str) -> list[tuple[str, ...]]:
         """What Spark's SHOW CATALOGS / SCHEMAS / TABLES would list, when the
-        relations of `columns` are the only ones (names lower-cased)."""
+        relations of `columns` are the only ones (names lower-cased), and the
+        session's time zone."""
         names = [name.lower().split(".") for name in self.columns]
+        if sql == "set spark.sql.session.timeZone":
+            return [("spark.sql.session.timeZone", self.time_zone)]
         if match := re.fullmatch(r"show catalogs like '(.+)'", sql):
             return [("spark_catalog",)] if match[1] == "spark_catalog" else []
         if match := re.fullmatch(r"show schemas(?: in (\w+))? like '(.+)'", sql):

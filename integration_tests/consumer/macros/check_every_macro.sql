@@ -37,6 +37,10 @@
         ) ~ ") as rolled",
         "rolling_distinct": "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
             relation, {'kinds': 'count(distinct kind)'}, 'event_id', partition_by='user_id', preceding=2, method='linear'
+        ) ~ ") as counted",
+        "rolling_distinct_range": "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
+            relation, {'kinds': 'count(distinct kind)'}, 'event_at', partition_by='user_id', frame='range',
+            preceding='20 minutes', method='linear'
         ) ~ ") as counted"
     } -%}
     {%- set stacked = "select * from (" ~ spark_query_catalog.unpivot(

@@ -1,0 +1,20 @@
+-- The median basket over each store's last 100 orders (the order and the 99
+-- before it). Spark refuses median() over a frame; rolling writes
+-- percentile(basket, 0.5), which median is: exact, interpolated between the
+-- two middle values. Spark's own frame, which sorts the frame's values again
+-- for each row (rows x 100).
+select
+    store_id,
+    order_number,
+    basket,
+    cast(
+        {{ rolling(
+            'median(basket)',
+            'order_number',
+            partition_by='store_id',
+            preceding=99,
+            relation=ref('store_orders')
+        ) }}
+        as decimal(10, 3)
+    ) as median_basket_last_100_orders
+from {{ ref('store_orders') }}
