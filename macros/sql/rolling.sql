@@ -46,6 +46,7 @@
     {%- set window = spark_query_catalog._sqc_rolling_window(
         "rolling", expression, order_by, partition_by, frame, preceding, following, relation, method
     ) -%}
+    {%- do spark_query_catalog._sqc_warn_rolling_in_batch(window, relation) -%}
     {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(expression) -%}
     {%- if distinct is not none -%}
         {#- An expression has no helper columns: Spark's frame, as a set. -#}

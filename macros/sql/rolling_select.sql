@@ -45,6 +45,21 @@
     {%- set window = spark_query_catalog._sqc_rolling_window(
         macro_name, items[0].sql, order_by, partition_by, frame, preceding, following, relation, method
     ) -%}
+    {#- Inside a microbatch batch, over the batch and the rows its frame
+        reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
+    {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
+    {%- set query = spark_query_catalog._sqc_rolling_select_query(
+        halo.sql if halo is not none else relation_sql, relation, items, window, macro_name
+    ) -%}
+    {%- if halo is none -%}
+        {{- return(query) -}}
+    {%- endif -%}
+    {{- return("select *\nfrom (\n" ~ spark_query_catalog._sqc_indented(query, 4) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
+{% endmacro %}
+
+
+{#- rolling_select's query over `relation_sql`. -#}
+{% macro _sqc_rolling_select_query(relation_sql, relation, items, window, macro_name) %}
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
     {%- set distincts = [] -%}

@@ -93,6 +93,8 @@ class DbtProject:
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     infos: list[str] = field(default_factory=list)
+    # Debug-level messages: where dbt puts a microbatch batch's own error.
+    debugs: list[str] = field(default_factory=list)
     # The SQL of every query the last invocation ran (dbt's SQLQuery events).
     queries: list[str] = field(default_factory=list)
 
@@ -106,6 +108,8 @@ class DbtProject:
             self.errors.append(event.info.msg)
         elif level == "info":
             self.infos.append(event.info.msg)
+        elif level == "debug":
+            self.debugs.append(event.info.msg)
 
     def invoke(self, *args: str, expect_success: bool = True) -> dbtRunnerResult:
         """Run one dbt command; fail with dbt's own error text unless it passes."""
@@ -117,6 +121,7 @@ class DbtProject:
         self.warnings.clear()
         self.errors.clear()
         self.infos.clear()
+        self.debugs.clear()
         self.queries.clear()
         runner = dbtRunner(callbacks=[self._collect])
         result = runner.invoke(
