@@ -3,18 +3,24 @@
 -- percentile(basket, 0.5), which median is: exact, interpolated between the
 -- two middle values. Spark's own frame, which sorts the frame's values again
 -- for each row (rows x 100).
-select
-    store_id,
-    order_number,
-    basket,
-    cast(
+with medians as (
+    select
+        store_id,
+        order_number,
+        basket,
         {{ rolling(
             'median(basket)',
             'order_number',
             partition_by='store_id',
             preceding=99,
             relation=ref('store_orders')
-        ) }}
-        as decimal(10, 3)
-    ) as median_basket_last_100_orders
-from {{ ref('store_orders') }}
+        ) | indent(4) }} as median_basket
+    from {{ ref('store_orders') }}
+)
+
+select
+    store_id,
+    order_number,
+    basket,
+    cast(median_basket as decimal(10, 3)) as median_basket_last_100_orders
+from medians
