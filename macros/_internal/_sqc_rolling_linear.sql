@@ -9,7 +9,7 @@
 
 {#- `function(argument) over (<frame>)`. -#}
 {% macro _sqc_prefix_call(function, argument, window, frame_sql) %}
-    {%- if argument | length > 32 -%}
+    {%- if argument | length > 40 -%}
         {#- A long argument on a line of its own. -#}
         {{- return(function ~ "(\n    " ~ argument ~ "\n)" ~ spark_query_catalog._sqc_over_sql(window, frame_sql, 0)) -}}
     {%- endif -%}
