@@ -72,6 +72,10 @@ def batched(target: str) -> Iterator[DbtProject]:
     dbt.invoke("deps")
     dbt.invoke("seed")
     yield dbt
+    # dbt-spark's incremental strategies stage each batch in a temporary view
+    # and leave it; a temporary view is listed among any schema's tables.
+    for model in ("features", "features_cut", "features_rows"):
+        dbt.sql(f"drop view if exists {model}__dbt_tmp")
     dbt.drop_schema()
     shutil.rmtree(directory, ignore_errors=True)
 
