@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from sqc.bench.families import SEGMENT_TREE
+from sqc.bench.families import NATIVE_FRAME, SEGMENT_TREE
 from sqc.paths import ROOT
 
 README = ROOT / "README.md"
@@ -94,7 +94,7 @@ def measurements() -> str:
     }
     rolling = {
         family.removeprefix("rolling "): (
-            alternatives["Spark's frame (by hand)"]["median"] / _macro(alternatives)["median"],
+            alternatives[NATIVE_FRAME]["median"] / _macro(alternatives)["median"],
             bool(_macro(alternatives)["same_plan_as"]),
         )
         for family, alternatives in _family(timings, "rolling").items()

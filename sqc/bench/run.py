@@ -79,6 +79,14 @@ def _settings(spark: Any, query: Query) -> Iterator[None]:
             spark.conf.unset(key)
 
 
+def _settings_text(query: Query) -> str:
+    """A Configured query's settings as text: Spark's plan does not show them
+    (its segment tree prints as the same Window node as the sliding frame),
+    so two plans that differ only by them are not the same execution."""
+    conf = query.conf if isinstance(query, Configured) else {}
+    return "".join(f"\nset {key}={value}" for key, value in sorted(conf.items()))
+
+
 def _settle(spark: Any) -> None:
     """Collect the JVM's garbage and give Spark's cleaner (which deletes the
     shuffle files of collected queries) a moment, so that a timed query does
@@ -159,7 +167,7 @@ def run(
             for name, frame in frames.items():  # warm-up
                 with _settings(spark, alternatives[name]):
                     frame.write.format("noop").mode("overwrite").save()
-                    plans[name] = _plan(frame)
+                    plans[name] = _plan(frame) + _settings_text(alternatives[name])
                 progress.update()
             results = {
                 name: Timing(
