@@ -55,7 +55,7 @@
         "    select",
         "        *,",
         "        row_number()" ~ spark_query_catalog._sqc_over_sql(window, none, 8) ~ " as rolling_row",
-        "    from " ~ relation_sql,
+        "    from " ~ relation_sql | indent(4),
         "),",
         "",
         "rolling_blocks as (",

@@ -35,21 +35,8 @@
     {%- if match is none -%}
         {{- return(none) -}}
     {%- endif -%}
-    {%- set arguments = [] -%}
-    {%- set state = {"depth": 0, "start": 0} -%}
-    {%- set text = match.group(1) -%}
-    {%- for character in text -%}
-        {%- if character == "(" -%}
-            {%- do state.update({"depth": state.depth + 1}) -%}
-        {%- elif character == ")" -%}
-            {%- do state.update({"depth": state.depth - 1}) -%}
-        {%- elif character == "," and state.depth == 0 -%}
-            {%- do arguments.append(text[state.start:loop.index0] | trim) -%}
-            {%- do state.update({"start": loop.index}) -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- do arguments.append(text[state.start:] | trim) -%}
-    {%- if state.depth != 0 or "" in arguments -%}
+    {%- set arguments = spark_query_catalog._sqc_split_arguments(match.group(1)) -%}
+    {%- if arguments is none -%}
         {{- return(none) -}}
     {%- endif -%}
     {{- return({"arguments": arguments}) -}}
@@ -246,7 +233,7 @@
         rows are sent by the keys alone first, which every window after
         takes as it is (one shuffle, as the native frame's). -#}
     {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
-    {%- set ctes = [{"name": "rolling_source", "columns": source_columns, "from": relation_sql ~ distribute}] -%}
+    {%- set ctes = [{"name": "rolling_source", "columns": source_columns, "from": relation_sql | indent(4) ~ distribute}] -%}
     {%- if axis.position is none -%}
         {%- set numbering_window = {"partition_clause": partition_clause, "order_keys": order_keys} -%}
         {%- do ctes.append({"name": "rolling_rows", "from": "rolling_source", "columns": [

@@ -53,6 +53,12 @@
         {%- do spark_query_catalog._sqc_distinct_is_linear(window, "rolling", helpers=false) -%}
         {{- return(spark_query_catalog._sqc_native_distinct_sql(distinct, window, 4)) -}}
     {%- endif -%}
+    {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(expression) -%}
+    {%- if approx is not none -%}
+        {#- Spark's frame (the sketch form needs helper columns). -#}
+        {%- do spark_query_catalog._sqc_approx_distinct_form(window, approx, "rolling", helpers=false) -%}
+        {{- return(expression | trim ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
+    {%- endif -%}
     {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(expression) -%}
     {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, "rolling") -%}
     {%- if plan.linear -%}

@@ -63,11 +63,30 @@
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
     {%- set distincts = [] -%}
+    {%- set sketches = [] -%}
     {%- for item in items -%}
         {%- set alias = spark_query_catalog._sqc_quote(item.alias) -%}
         {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
         {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
-        {%- if distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true) -%}
+        {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(item.sql) -%}
+        {%- set approx_form = spark_query_catalog._sqc_approx_distinct_form(window, approx, macro_name, helpers=true)
+            if approx is not none else none -%}
+        {%- if approx_form == "exact" -%}
+            {#- Exact, so within any error bound; the faster form there. -#}
+            {%- do distincts.append({"arguments": [approx.argument], "alias": alias}) -%}
+            {%- do columns.append({"alias": alias, "sql": alias}) -%}
+        {%- elif approx_form == "sketch" -%}
+            {%- do sketches.append({
+                "argument": approx.argument,
+                "argument_type": spark_query_catalog._sqc_argument_type(approx.argument, window.columns, relation),
+                "lg_k": spark_query_catalog._sqc_hll_lg_k(approx.relative_sd),
+                "alias": alias
+            }) -%}
+            {%- do columns.append({"alias": alias, "sql": alias}) -%}
+        {%- elif approx_form == "native" -%}
+            {%- do columns.append({"alias": alias, "sql": item.sql | trim
+                ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+        {%- elif distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true) -%}
             {#- Counted first, below: the column is there by its alias. -#}
             {%- do distincts.append({"arguments": distinct.arguments, "alias": alias}) -%}
             {%- do columns.append({"alias": alias, "sql": alias}) -%}
@@ -86,14 +105,20 @@
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- set counted = distincts | map(attribute="alias") | list -%}
-    {%- if distincts -%}
-        {%- set distinct_sql = spark_query_catalog._sqc_linear_distinct_sql(relation_sql, window, distincts) -%}
-        {%- if counted | length == columns | length -%}
-            {{- return(distinct_sql) -}}
+    {#- Distinct counts, then sketches, each a query over the one before
+        that adds its columns; the last stage selects them by alias. -#}
+    {%- set counted = [] -%}
+    {%- set source = {"sql": relation_sql} -%}
+    {%- for name, stage in [("rolling_distinct", distincts), ("rolling_sketched", sketches)] if stage -%}
+        {%- set stage_sql = spark_query_catalog._sqc_linear_distinct_sql(source.sql, window, stage)
+            if name == "rolling_distinct" else spark_query_catalog._sqc_block_sketches_sql(source.sql, window, stage) -%}
+        {%- do counted.extend(stage | map(attribute="alias") | list) -%}
+        {%- if counted == columns | map(attribute="alias") | list -%}
+            {{- return(stage_sql) -}}
         {%- endif -%}
-        {%- set relation_sql = "(\n" ~ spark_query_catalog._sqc_indented(distinct_sql, 4) ~ "\n) as rolling_distinct" -%}
-    {%- endif -%}
+        {%- do source.update({"sql": "(\n" ~ stage_sql | indent(4, first=true) ~ "\n) as " ~ name}) -%}
+    {%- endfor -%}
+    {%- set relation_sql = source.sql -%}
     {%- if extremes | length == 0 -%}
         {%- set select = ["* except (" ~ counted | join(", ") ~ ")" if counted else "*"] -%}
         {%- for column in columns -%}
