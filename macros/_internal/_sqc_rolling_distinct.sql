@@ -69,9 +69,9 @@
 {#- Why `window` has no linear distinct count, or none when it has one. -#}
 {% macro _sqc_distinct_linear_reason(window, helpers) %}
     {%- if not helpers -%}
-        {{- return("count(distinct) needs helper columns: use rolling_select") -}}
+        {{- return("a distinct count needs helper columns: use rolling_select") -}}
     {%- elif window.start.kind == "unbounded" or window.end.kind == "unbounded" -%}
-        {{- return("count(distinct) is linear over frames with both ends bounded") -}}
+        {{- return("a distinct count is linear over frames with both ends bounded") -}}
     {%- elif window.frame_kind == "rows" -%}
         {{- return(none) -}}
     {%- endif -%}

@@ -55,8 +55,8 @@
     {%- endif -%}
     {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(expression) -%}
     {%- if approx is not none -%}
-        {#- Spark's frame (the sketch form needs helper columns). -#}
-        {%- do spark_query_catalog._sqc_approx_distinct_form(window, approx, "rolling", helpers=false) -%}
+        {#- Spark's frame (the exact linear count needs helper columns). -#}
+        {%- do spark_query_catalog._sqc_approx_distinct_is_exact(window, approx, "rolling", helpers=false) -%}
         {{- return(expression | trim ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
     {%- endif -%}
     {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(expression) -%}

@@ -63,27 +63,16 @@
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
     {%- set distincts = [] -%}
-    {%- set sketches = [] -%}
     {%- for item in items -%}
         {%- set alias = spark_query_catalog._sqc_quote(item.alias) -%}
         {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
         {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
         {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(item.sql) -%}
-        {%- set approx_form = spark_query_catalog._sqc_approx_distinct_form(window, approx, macro_name, helpers=true)
-            if approx is not none else none -%}
-        {%- if approx_form == "exact" -%}
-            {#- Exact, so within any error bound; the faster form there. -#}
+        {%- if approx is not none and spark_query_catalog._sqc_approx_distinct_is_exact(window, approx, macro_name, helpers=true) -%}
+            {#- The exact count: within any error bound, and faster (measured). -#}
             {%- do distincts.append({"arguments": [approx.argument], "alias": alias}) -%}
             {%- do columns.append({"alias": alias, "sql": alias}) -%}
-        {%- elif approx_form == "sketch" -%}
-            {%- do sketches.append({
-                "argument": approx.argument,
-                "argument_type": spark_query_catalog._sqc_argument_type(approx.argument, window.columns, relation),
-                "lg_k": spark_query_catalog._sqc_hll_lg_k(approx.relative_sd),
-                "alias": alias
-            }) -%}
-            {%- do columns.append({"alias": alias, "sql": alias}) -%}
-        {%- elif approx_form == "native" -%}
+        {%- elif approx is not none -%}
             {%- do columns.append({"alias": alias, "sql": item.sql | trim
                 ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
         {%- elif distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true) -%}
@@ -105,20 +94,14 @@
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
-    {#- Distinct counts, then sketches, each a query over the one before
-        that adds its columns; the last stage selects them by alias. -#}
-    {%- set counted = [] -%}
-    {%- set source = {"sql": relation_sql} -%}
-    {%- for name, stage in [("rolling_distinct", distincts), ("rolling_sketched", sketches)] if stage -%}
-        {%- set stage_sql = spark_query_catalog._sqc_linear_distinct_sql(source.sql, window, stage)
-            if name == "rolling_distinct" else spark_query_catalog._sqc_block_sketches_sql(source.sql, window, stage) -%}
-        {%- do counted.extend(stage | map(attribute="alias") | list) -%}
+    {%- set counted = distincts | map(attribute="alias") | list -%}
+    {%- if distincts -%}
+        {%- set distinct_sql = spark_query_catalog._sqc_linear_distinct_sql(relation_sql, window, distincts) -%}
         {%- if counted == columns | map(attribute="alias") | list -%}
-            {{- return(stage_sql) -}}
+            {{- return(distinct_sql) -}}
         {%- endif -%}
-        {%- do source.update({"sql": "(\n" ~ stage_sql | indent(4, first=true) ~ "\n) as " ~ name}) -%}
-    {%- endfor -%}
-    {%- set relation_sql = source.sql -%}
+        {%- set relation_sql = "(\n" ~ distinct_sql | indent(4, first=true) ~ "\n) as rolling_distinct" -%}
+    {%- endif -%}
     {%- if extremes | length == 0 -%}
         {%- set select = ["* except (" ~ counted | join(", ") ~ ")" if counted else "*"] -%}
         {%- for column in columns -%}

@@ -80,7 +80,7 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
         (
             "rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'id', "
             "preceding='unbounded', method='linear')",
-            "count(distinct) is linear over frames with both ends bounded",
+            "a distinct count is linear over frames with both ends bounded",
         ),
         (
             "rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'price', "
@@ -94,7 +94,7 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
         ),
         (
             "rolling('count(distinct customer)', 'id', preceding=5, method='linear')",
-            "count(distinct) needs helper columns: use rolling_select",
+            "a distinct count needs helper columns: use rolling_select",
         ),
     ],
 )

@@ -129,7 +129,17 @@ ROLLING_TARGETS = {
     "rolling count(distinct), 97 values a store: RANGE interval 7 days (1,000 rows a frame)": 6.0,
     "rolling count(distinct), 10,000 values: RANGE interval 7 days (1,000 rows a frame)": 10.0,
 }
+# Approximate answers: an alternative's estimate is its own (HLL, HLL++ or
+# KLL), so these columns are left out of the check that a family's
+# alternatives give the same rows (sqc.bench.run); tests hold each to its
+# error bound.
+APPROXIMATE_COLUMNS = {"approx_visitors", "approx_median"}
+APPROX_DISTINCT = "rolling approx_count_distinct, 10,000 values: ROWS 1000 preceding"
+APPROX_MEDIAN = "rolling percentile_approx(x, 0.5, 100), 97 values a store: ROWS 1000 preceding"
+ROLLING_TARGETS.update({APPROX_DISTINCT: 10.0, APPROX_MEDIAN: 10.0})
 ROLLING_MACRO = "macro (rolling, auto)"
+HLL_BLOCKS = "HLL sketches in block form (by hand)"
+KLL_BLOCKS = "KLL sketches in block form (by hand; not deterministic)"
 NATIVE_FRAME = "Spark's frame (by hand)"
 SEGMENT_TREE = "Spark's frame, segment tree (by hand)"
 
@@ -336,7 +346,78 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             families[family][SEGMENT_TREE] = Configured(
                 f"select *, {by_hand} from {relation}", SEGMENT_TREE_CONF
             )
+    families.update(_approximate(dbt))
     return families
+
+
+def _approximate(dbt: DbtProject) -> dict[str, dict[str, Query]]:
+    """Approximate distinct counts and medians over 1,000-row frames: the
+    macro (the exact linear count for approx_count_distinct; Spark's frame
+    for the median) beside Spark's frame, and mergeable sketches in the
+    block form of min and max, written by hand: HLL for the distinct count,
+    KLL for the median (not deterministic: Spark's KLL compacts at random)."""
+    relation = f"{SCHEMA}.sales"
+    over = "over (partition by store_id order by id rows between 999 preceding and current row)"
+    visitors = "hash(id) % 10000"
+
+    def macro(alias: str, aggregate: str) -> str:
+        return dbt.compile_inline(
+            f"{{{{ rolling_select('{relation}', {{'{alias}': '{aggregate}'}}, 'id', "
+            "partition_by='store_id', preceding=999) }}"
+        )
+
+    def by_hand(alias: str, aggregate: str) -> str:
+        return f"select *, {aggregate} {over} as {alias} from {relation}"
+
+    return {
+        APPROX_DISTINCT: {
+            ROLLING_MACRO: macro("approx_visitors", f"approx_count_distinct({visitors})"),
+            NATIVE_FRAME: by_hand("approx_visitors", f"approx_count_distinct({visitors})"),
+            HLL_BLOCKS: _block_sketches(
+                relation, f"hll_sketch_agg({visitors}, 9)", "hll_union", "hll_sketch_estimate({})",
+                "approx_visitors",
+            ),
+        },
+        APPROX_MEDIAN: {
+            ROLLING_MACRO: macro("approx_median", "percentile_approx(amount, 0.5, 100)"),
+            NATIVE_FRAME: by_hand("approx_median", "percentile_approx(amount, 0.5, 100)"),
+            KLL_BLOCKS: _block_sketches(
+                relation, "kll_sketch_agg_bigint(amount)", "kll_sketch_merge_bigint",
+                "cast(kll_sketch_get_quantile_bigint({}, 0.5) as int)", "approx_median",
+            ),
+        },
+    }  # fmt: skip
+
+
+def _block_sketches(relation: str, sketch: str, merge: str, estimate: str, alias: str) -> str:
+    """A sketch over 1,000-row frames in the block form of min and max: a
+    running sketch to the end of each block (taken first: the lookup after
+    the second running window then sorts no rows that carry a sketch), from
+    its start, and one merge a row. Frames are whole from a store's 1,000th
+    row on; before it, the sketch from the store's first row."""
+    block = "partition by store_id, rolling_block"
+    at_start = "lag(to_end, 999) over (partition by store_id order by rolling_block, rolling_row)"
+    return f"""
+with numbered as (
+    select *, row_number() over (partition by store_id order by id) as rolling_row
+    from {relation}
+),
+blocks as (
+    select *, (rolling_row - 1) div 1000 as rolling_block from numbered
+),
+ends as (
+    select *, {sketch} over ({block} order by rolling_row desc
+        rows between unbounded preceding and current row) as to_end
+    from blocks
+),
+starts as (
+    select *, {sketch} over ({block} order by rolling_row
+        rows between unbounded preceding and current row) as from_start
+    from ends
+)
+select * except (rolling_block, rolling_row, to_end, from_start),
+    {estimate.format(f"coalesce({merge}({at_start}, from_start), from_start)")} as {alias}
+from starts"""
 
 
 def _by_hand(aggregate: str, partition: str, order_by: str, frame: str) -> str:

@@ -56,6 +56,12 @@
         'count(distinct kind)', 'event_id', partition_by='user_id', preceding=2, relation=relation
     ) ~ " as kinds from " ~ relation -%}
     {%- do outputs.append({"name": "rolling_distinct", "sql": distinct_native, "label": "rolling_distinct, native"}) -%}
+    {#- approx_count_distinct is the exact linear count here. -#}
+    {%- set distinct_approx = "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
+        relation, {'kinds': 'approx_count_distinct(kind)'}, 'event_id', partition_by='user_id', preceding=2,
+        method='linear'
+    ) ~ ") as counted" -%}
+    {%- do outputs.append({"name": "rolling_distinct", "sql": distinct_approx, "label": "rolling_distinct, approx"}) -%}
     {{- return(check_outputs(outputs)) -}}
 {%- endmacro %}
 
