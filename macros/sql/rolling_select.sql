@@ -54,7 +54,7 @@
     {%- if halo is none -%}
         {{- return(query) -}}
     {%- endif -%}
-    {{- return("select *\nfrom (\n" ~ spark_query_catalog._sqc_indented(query, 4) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
+    {{- return("select rolling_batch.*\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
 {% endmacro %}
 
 
