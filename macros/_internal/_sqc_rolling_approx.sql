@@ -17,29 +17,6 @@
     answers differently from one run to the next.
 -#}
 
-{#- The arguments of a call split at its top-level commas, or none when its
-    parentheses do not balance or an argument is empty. -#}
-{% macro _sqc_split_arguments(text) %}
-    {%- set arguments = [] -%}
-    {%- set state = {"depth": 0, "start": 0} -%}
-    {%- for character in text -%}
-        {%- if character == "(" -%}
-            {%- do state.update({"depth": state.depth + 1}) -%}
-        {%- elif character == ")" -%}
-            {%- do state.update({"depth": state.depth - 1}) -%}
-        {%- elif character == "," and state.depth == 0 -%}
-            {%- do arguments.append(text[state.start:loop.index0] | trim) -%}
-            {%- do state.update({"start": loop.index}) -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- do arguments.append(text[state.start:] | trim) -%}
-    {%- if state.depth != 0 or "" in arguments -%}
-        {{- return(none) -}}
-    {%- endif -%}
-    {{- return(arguments) -}}
-{% endmacro %}
-
-
 {#- {"argument", "relative_sd" (its text, or none)} of
     `approx_count_distinct(x[, relativeSD])`, or none. -#}
 {% macro _sqc_parse_approx_distinct(expression) %}

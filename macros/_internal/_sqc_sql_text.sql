@@ -102,3 +102,26 @@
 {% macro _sqc_select_item(sql, alias) %}
     {{- return(alias if sql == alias else sql ~ " as " ~ alias) -}}
 {% endmacro %}
+
+
+{#- The arguments of a call split at its top-level commas, or none when its
+    parentheses do not balance or an argument is empty. -#}
+{% macro _sqc_split_arguments(text) %}
+    {%- set arguments = [] -%}
+    {%- set state = {"depth": 0, "start": 0} -%}
+    {%- for character in text -%}
+        {%- if character == "(" -%}
+            {%- do state.update({"depth": state.depth + 1}) -%}
+        {%- elif character == ")" -%}
+            {%- do state.update({"depth": state.depth - 1}) -%}
+        {%- elif character == "," and state.depth == 0 -%}
+            {%- do arguments.append(text[state.start:loop.index0] | trim) -%}
+            {%- do state.update({"start": loop.index}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- do arguments.append(text[state.start:] | trim) -%}
+    {%- if state.depth != 0 or "" in arguments -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(arguments) -}}
+{% endmacro %}

@@ -55,9 +55,9 @@
     {%- endif -%}
     {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(expression) -%}
     {%- if approx is not none -%}
-        {#- Spark's frame (the exact linear count needs helper columns). -#}
+        {#- Spark's frame, below (the exact linear count needs helper
+            columns): method='linear' is an error saying so. -#}
         {%- do spark_query_catalog._sqc_approx_distinct_is_exact(window, approx, "rolling", helpers=false) -%}
-        {{- return(expression | trim ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
     {%- endif -%}
     {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(expression) -%}
     {%- set plan = spark_query_catalog._sqc_rolling_plan(window, aggregate, relation, "rolling") -%}

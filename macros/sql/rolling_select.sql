@@ -21,7 +21,8 @@
     linear over ROWS and RANGE frames with both ends bounded
     (_sqc_rolling_distinct.sql: each row counts for the frames where it is
     its value's first occurrence); other frames use Spark's frame over a
-    set, as rolling does.
+    set, as rolling does. approx_count_distinct is that exact count where
+    it applies (_sqc_rolling_approx.sql), else Spark's frame.
 
     Example:
         {{ rolling_select(ref('sales'), {'amount_max_last_1000': 'max(amount)'},
@@ -68,16 +69,12 @@
         {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
         {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
         {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(item.sql) -%}
-        {%- if approx is not none and spark_query_catalog._sqc_approx_distinct_is_exact(window, approx, macro_name, helpers=true) -%}
-            {#- The exact count: within any error bound, and faster (measured). -#}
-            {%- do distincts.append({"arguments": [approx.argument], "alias": alias}) -%}
-            {%- do columns.append({"alias": alias, "sql": alias}) -%}
-        {%- elif approx is not none -%}
-            {%- do columns.append({"alias": alias, "sql": item.sql | trim
-                ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
-        {%- elif distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true) -%}
+        {#- approx_count_distinct is the exact count where that is linear:
+            within any error bound, and faster (measured); else Spark's frame. -#}
+        {%- if (distinct is not none and spark_query_catalog._sqc_distinct_is_linear(window, macro_name, helpers=true))
+            or (approx is not none and spark_query_catalog._sqc_approx_distinct_is_exact(window, approx, macro_name, helpers=true)) -%}
             {#- Counted first, below: the column is there by its alias. -#}
-            {%- do distincts.append({"arguments": distinct.arguments, "alias": alias}) -%}
+            {%- do distincts.append({"arguments": distinct.arguments if distinct is not none else [approx.argument], "alias": alias}) -%}
             {%- do columns.append({"alias": alias, "sql": alias}) -%}
         {%- elif distinct is not none -%}
             {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_native_distinct_sql(distinct, window, 4)}) -%}
@@ -97,7 +94,7 @@
     {%- set counted = distincts | map(attribute="alias") | list -%}
     {%- if distincts -%}
         {%- set distinct_sql = spark_query_catalog._sqc_linear_distinct_sql(relation_sql, window, distincts) -%}
-        {%- if counted == columns | map(attribute="alias") | list -%}
+        {%- if counted | length == columns | length -%}
             {{- return(distinct_sql) -}}
         {%- endif -%}
         {%- set relation_sql = "(\n" ~ distinct_sql | indent(4, first=true) ~ "\n) as rolling_distinct" -%}
