@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from sqc.paths import ROOT, STATE
+from sqc.paths import STATE
 from sqc.testing import reference
-from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.dbt_harness import DbtProject, write_consumer_project
 
 T = dt.datetime
 # u1: one event a day (the example); u2: several a day, two at one
@@ -42,16 +42,11 @@ MICROBATCH = (
 @pytest.fixture(scope="module")
 def batched(target: str) -> Iterator[DbtProject]:
     directory = STATE / "microbatch_consumer"
-    shutil.rmtree(directory, ignore_errors=True)
-    (directory / "models").mkdir(parents=True)
-    (directory / "seeds").mkdir()
-    (directory / "dbt_project.yml").write_text(
-        "name: microbatch_consumer\nversion: '0.1.0'\nconfig-version: 2\n"
-        "profile: catalog_consumer\n"
+    write_consumer_project(
+        directory, "microbatch_consumer",
         "seeds:\n  microbatch_consumer:\n    +file_format: parquet\n    +event_time: event_at\n"
-        "    +column_types: {event_at: timestamp, amount: int}\n"
-    )
-    (directory / "packages.yml").write_text(f"packages:\n  - local: {ROOT}\n")
+        "    +column_types: {event_at: timestamp, amount: int}\n",
+    )  # fmt: skip
     (directory / "seeds" / "events.csv").write_text(
         "user_id,event_at,amount,kind\n"
         + "".join(f"{u},{t:%Y-%m-%d %H:%M:%S},{a},{k}\n" for u, t, a, k in EVENTS)

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from sqc.paths import MODELS, ROOT, SEEDS, STATE
-from sqc.testing.dbt_harness import DbtProject
+from sqc.paths import MODELS, SEEDS, STATE
+from sqc.testing.dbt_harness import DbtProject, write_consumer_project
 
 CATALOG_MODELS = sorted(path.stem for path in MODELS.rglob("*.sql"))
 CATALOG_SEEDS = sorted(path.stem for path in SEEDS.rglob("*.csv"))
@@ -40,15 +40,11 @@ SETTINGS = {
 
 
 def _write_project(directory: Path, settings: str) -> None:
-    shutil.rmtree(directory, ignore_errors=True)
-    (directory / "models").mkdir(parents=True)
-    (directory / "seeds").mkdir()
-    (directory / "dbt_project.yml").write_text(
-        "name: namesakes\nversion: '0.1.0'\nconfig-version: 2\nprofile: catalog_consumer\n"
+    write_consumer_project(
+        directory, "namesakes",
         "models:\n  namesakes:\n    +materialized: table\n    +file_format: parquet\n"
-        "seeds:\n  namesakes:\n    +file_format: parquet\n" + settings
-    )
-    (directory / "packages.yml").write_text(f"packages:\n  - local: {ROOT}\n")
+        "seeds:\n  namesakes:\n    +file_format: parquet\n" + settings,
+    )  # fmt: skip
     for name in CATALOG_MODELS:
         (directory / "models" / f"{name}.sql").write_text(f"select 1 as id, '{name}' as name\n")
     for name in CATALOG_SEEDS:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dbt.cli.main import dbtRunner, dbtRunnerResult
 
-from sqc.paths import set_home
+from sqc.paths import ROOT, set_home
 
 
 def literal(value: Any) -> str:
@@ -29,6 +30,19 @@ def literal(value: Any) -> str:
         return f"date'{value.isoformat()}'"
     text = str(value).replace("\\", "\\\\").replace("'", "\\'")
     return f"'{text}'"
+
+
+def write_consumer_project(directory: Path, name: str, settings: str = "") -> None:
+    """A fresh dbt project `name` at `directory` that lists this one in its
+    packages.yml (profile catalog_consumer), with empty models/ and seeds/;
+    `settings` is the rest of its dbt_project.yml."""
+    shutil.rmtree(directory, ignore_errors=True)
+    (directory / "models").mkdir(parents=True)
+    (directory / "seeds").mkdir()
+    (directory / "dbt_project.yml").write_text(
+        f"name: {name}\nversion: '0.1.0'\nconfig-version: 2\nprofile: catalog_consumer\n" + settings
+    )
+    (directory / "packages.yml").write_text(f"packages:\n  - local: {ROOT}\n")
 
 
 def values_sql(rows: list[tuple[Any, ...]], columns: list[tuple[str, str]]) -> str:
