@@ -25,7 +25,7 @@ timed = @start=$$(date +%s); $(2); status=$$?; \
 
 .PHONY: help build test test-fast test-session test-thrift test-cluster test-connect install lint \
 	compile clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-overhead catalog-page docs
+	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-windows bench-overhead catalog-page docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | expand -t 18
@@ -109,6 +109,9 @@ bench-macros: $(STAMP) ## each macro beside its alternatives (ROWS=10000000, FAM
 bench-sessions: $(STAMP) ## incremental_sessions as history grows: docs/bench/sessions.*
 	$(BIN)/python -m sqc.bench.sessions
 	$(BIN)/python -m sqc.docs
+
+bench-windows: $(STAMP) ## incremental_windows as history grows: docs/bench/windows.*
+	$(BIN)/python -m sqc.bench.windows
 
 bench-seeds: $(STAMP) ## dbt seed against spark.read.csv, whole processes: docs/bench/seeds.json
 	$(BIN)/python -m sqc.bench.seeds

@@ -8,8 +8,9 @@ model's physical plan through the `record_physical_plan` post-hook), then writes
 for each catalog model: its description, the macro call (the model's SQL),
 the compiled SQL, a summary of the plan's operators and the benchmark ratio
 of its family (docs/bench/bench.json, from `make bench`); the sessions
-family also shows incremental runs as history grows
-(docs/bench/sessions.json, from `make bench-sessions`).
+and rolling families also show incremental runs as history grows
+(docs/bench/sessions.json and windows.json, from `make bench-sessions` and
+`make bench-windows`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections import Counter
 from typing import Any
 
 from sqc.bench import sessions as sessions_bench
+from sqc.bench import windows as windows_bench
 from sqc.bench.families import CATALOG_FAMILIES
 from sqc.bench.report import Report
 from sqc.paths import ROOT, catalog_families
@@ -73,11 +75,27 @@ def growth_rows(growth: dict[str, Any]) -> list[str]:
     ]
 
 
+def windows_growth_rows(growth: dict[str, Any]) -> list[str]:
+    """incremental_windows as history grows (docs/bench/windows.json)."""
+    if not growth.get("records"):
+        return []
+    first = growth["records"][0]
+    return [
+        "`incremental_windows` as history grows (`make bench-windows`; a batch of",
+        f"{first['batch']:,} events, median of {first['runs']};",
+        "[bench/windows.md](bench/windows.md)):",
+        "",
+        *windows_bench.markdown(growth["records"]).rstrip().splitlines(),
+        "",
+    ]
+
+
 def render(
     models: list[dict[str, Any]],
     plans: dict[str, dict[str, list[str]]],
     bench: dict[str, Any],
     growth: dict[str, Any] | None = None,
+    windows: dict[str, Any] | None = None,
 ) -> str:
     out = [
         "# The query catalog",
@@ -111,6 +129,8 @@ def render(
             ]
         if family == "sessions":
             out += growth_rows(growth or {})
+        if family == "rolling":
+            out += windows_growth_rows(windows or {})
         for model in members:
             plan = plans.get(model["name"], {"tree": [], "operators": []})
             tree = plan["tree"]
@@ -185,8 +205,10 @@ def main() -> None:
     bench = json.loads(bench_file.read_text()) if bench_file.exists() else {}
     growth_file = DOCS / "bench" / "sessions.json"
     growth = json.loads(growth_file.read_text()) if growth_file.exists() else {}
+    windows_file = DOCS / "bench" / "windows.json"
+    windows = json.loads(windows_file.read_text()) if windows_file.exists() else {}
     DOCS.mkdir(exist_ok=True)
-    (DOCS / "catalog.md").write_text(render(models, plans, bench, growth))
+    (DOCS / "catalog.md").write_text(render(models, plans, bench, growth, windows))
     print(f"wrote {DOCS / 'catalog.md'} ({len(models)} models)")
 
 

@@ -54,10 +54,11 @@
     {%- elif window.start.kind == "unbounded" or window.end.kind == "unbounded" -%}
         {%- set needed = "a frame with both ends bounded" -%}
     {%- else -%}
-        {%- for bound in [window.start, window.end] if bound.kind == "interval"
-            and (bound.position is none or bound.interval.fields == "year_month") -%}
+        {%- set intervals = [window.start, window.end] | selectattr("kind", "equalto", "interval") | list -%}
+        {%- if intervals | rejectattr("position", "number") | list
+            or intervals | selectattr("interval.fields", "equalto", "year_month") | list -%}
             {%- set needed = "intervals of a fixed length, such as '7 days'" -%}
-        {%- endfor -%}
+        {%- endif -%}
     {%- endif -%}
     {%- if needed is not none -%}
         {{- spark_query_catalog._sqc_error(macro_name, "inside a microbatch batch dbt cuts "

@@ -46,7 +46,7 @@ select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.
 MODELS = {"sessions_fixed": "10 seconds", "sessions_per_row": "gap"}
 # Batch loads in all (a load is one batch into one model), per target: each
 # dbt run loads a batch into both models.
-SPLITS = {"session": 64, "thrift": 16}
+SPLITS = {"session": 48, "thrift": 16}
 
 
 @pytest.fixture(scope="module")

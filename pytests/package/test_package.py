@@ -84,8 +84,9 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     """dbt build: every public macro on a ref, a view, a quoted source, a
     Relation without a schema, a temporary view's name, a global temporary
     view, schema- and catalog-qualified names, and an ephemeral model with
-    values given, each output equal to rows worked out by hand; and none of
-    the package's tables in the consumer's schema."""
+    values given, and a feature table under incremental_windows, each output
+    equal to rows worked out by hand; and none of the package's tables (or
+    temporary views) in the consumer's schema."""
     result = consumer.invoke("build")
     statuses = {r.node.name: str(r.status) for r in result.result.results}
     assert set(statuses.values()) <= {"success", "pass"}, statuses
@@ -96,6 +97,7 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     assert tables == {
         "events", "metrics", "teams", "expected_macro_outputs", "events_view",
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
+        "user_event_features",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
 
 

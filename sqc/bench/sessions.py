@@ -132,6 +132,7 @@ class Lab:
         (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
         (directory / "models").mkdir()
         (directory / "models" / "sessions.sql").write_text(MODEL)
+        self.schema = SCHEMA
         self.dbt = DbtProject(directory, schema=SCHEMA)
         self.dbt.invoke("deps")
         self.spark = self.dbt.spark()
@@ -151,22 +152,23 @@ class Lab:
         late = _late_sql((days + 1) * DAILY_EVENTS, DAILY_EVENTS // 10, days - 3, 3)
         # An at-least-once source sends 1% of its last day's events again.
         repeated = (
-            f"select event_id, user_id, event_at from {SCHEMA}.events where event_id % 100 = 7 "
+            f"select event_id, user_id, event_at from {self.schema}.events "
+            "where event_id % 100 = 7 "
             f"and event_at >= timestamp'2024-01-01' + make_interval(0, 0, 0, {days - 1})"
         )
         dbt.sql(
-            f"create table {SCHEMA}.events (event_id bigint, user_id bigint, event_at timestamp, "
-            "loaded_at int) using parquet partitioned by (loaded_at)"
+            f"create table {self.schema}.events (event_id bigint, user_id bigint, "
+            "event_at timestamp, loaded_at int) using parquet partitioned by (loaded_at)"
         )
         dbt.sql(
-            f"insert into {SCHEMA}.events partition (loaded_at = 1) "
+            f"insert into {self.schema}.events partition (loaded_at = 1) "
             f"select /*+ repartition_by_range({days}, event_at) */ * from ({history})"
         )
         dbt.sql(
-            f"create table {SCHEMA}.batch using parquet as {new} union all {late} "
+            f"create table {self.schema}.batch using parquet as {new} union all {late} "
             f"union all {repeated}"
         )
-        return dbt.sql(f"select count(*) as n from {SCHEMA}.batch")[0].n
+        return dbt.sql(f"select count(*) as n from {self.schema}.batch")[0].n
 
     def restore(self) -> None:
         """The events of the history alone, and the sessions table as after it,
@@ -183,7 +185,8 @@ class Lab:
 
     def append_batch(self) -> None:
         self.dbt.sql(
-            f"insert into {SCHEMA}.events partition (loaded_at = 2) select * from {SCHEMA}.batch"
+            f"insert into {self.schema}.events partition (loaded_at = 2) "
+            f"select * from {self.schema}.batch"
         )
 
     def baseline(self) -> None:

@@ -65,7 +65,7 @@
             {%- call statement("main") -%}
                 {{ spark_query_catalog._sqc_create_pending_sql(pending, settings, table, events_view, bounds) }}
             {%- endcall -%}
-            {%- do spark_query_catalog._sqc_incremental_fault("pending") -%}
+            {%- do spark_query_catalog._sqc_incremental_fault("incremental_sessions", "pending") -%}
             {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
         {%- endif -%}
     {%- endif -%}

@@ -29,7 +29,9 @@
         "relation": relation,
         "data_columns": stored | map(attribute="name") | reject("equalto", "session_date") | list,
         "loaded_type": spark_query_catalog._sqc_find_column(stored, "spark_query_catalog_loaded_at").data_type | lower,
-        "state": spark_query_catalog._sqc_session_table_state(relation)
+        "state": spark_query_catalog._sqc_table_state(relation, ["watermark", "session_days"]),
+        "partition_column": "session_date",
+        "materialization": "incremental_sessions"
     }) -}}
 {% endmacro %}
 
@@ -53,13 +55,17 @@
 {% endmacro %}
 
 
-{% macro _sqc_session_table_state(relation) %}
-    {%- set state = {"watermark": none, "session_days": none} -%}
-    {%- for row in run_query("show tblproperties " ~ relation) -%}
-        {%- if row[0] == "spark_query_catalog.watermark" -%}
-            {%- do state.update({"watermark": row[1]}) -%}
-        {%- elif row[0] == "spark_query_catalog.session_days" -%}
-            {%- do state.update({"session_days": row[1] | int}) -%}
+{#- The table properties spark_query_catalog.<name> of `names`, none where
+    unset (a property ending in _days is a number of days). -#}
+{% macro _sqc_table_state(relation, names) %}
+    {%- set state = {} -%}
+    {%- for name in names -%}
+        {%- do state.update({name: none}) -%}
+    {%- endfor -%}
+    {%- for row in run_query("show tblproperties " ~ relation) if row[0].startswith("spark_query_catalog.") -%}
+        {%- set name = row[0][("spark_query_catalog." | length):] -%}
+        {%- if name in names -%}
+            {%- do state.update({name: row[1] | int if name.endswith("_days") else row[1]}) -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(state) -}}
@@ -91,17 +97,14 @@
 {% endmacro %}
 
 
-{#- Records what is known (a none is left unset) in the table and in `table.state`. -#}
-{% macro _sqc_record_state(table, watermark=none, session_days=none) %}
+{#- Records `values` (name to value; a none is left unset) as table
+    properties spark_query_catalog.<name>, and in `table.state`. -#}
+{% macro _sqc_record_state(table, values) %}
     {%- set properties = [] -%}
-    {%- if watermark is not none -%}
-        {%- do properties.append("'spark_query_catalog.watermark' = " ~ spark_query_catalog._sqc_string_literal(watermark)) -%}
-        {%- do table.state.update({"watermark": watermark}) -%}
-    {%- endif -%}
-    {%- if session_days is not none -%}
-        {%- do properties.append("'spark_query_catalog.session_days' = '" ~ session_days ~ "'") -%}
-        {%- do table.state.update({"session_days": session_days}) -%}
-    {%- endif -%}
+    {%- for name, value in values | dictsort if value is not none -%}
+        {%- do properties.append("'spark_query_catalog." ~ name ~ "' = " ~ spark_query_catalog._sqc_string_literal(value | string)) -%}
+        {%- do table.state.update({name: value}) -%}
+    {%- endfor -%}
     {%- if properties -%}
         {%- do run_query("alter table " ~ table.relation ~ " set tblproperties (" ~ properties | join(", ") ~ ")") -%}
     {%- endif -%}
@@ -116,9 +119,8 @@
         ~ " as watermark,\n    " ~ spark_query_catalog._sqc_session_days_sql()
         ~ " as session_days\nfrom " ~ table.relation
     ).rows[0] -%}
-    {%- do spark_query_catalog._sqc_record_state(
-        table,
-        spark_query_catalog._sqc_loaded_literal(measured[0], table.loaded_type),
-        measured[1]
-    ) -%}
+    {%- do spark_query_catalog._sqc_record_state(table, {
+        "watermark": spark_query_catalog._sqc_loaded_literal(measured[0], table.loaded_type),
+        "session_days": measured[1]
+    }) -%}
 {% endmacro %}

@@ -1,0 +1,24 @@
+-- The consumer's own feature table under the package's materialization:
+-- each event with its user's amount of the 15 minutes up to it, and how
+-- many events the user had in the last two (itself included).
+{{ config(
+    materialized='incremental_windows',
+    partition_by='user_id',
+    order_by='event_at',
+    event_key='event_id',
+    loaded_at='loaded_at',
+    windows={
+        'amount_last_15_minutes': {
+            'expression': 'sum(amount)', 'frame': 'range', 'preceding': '15 minutes'
+        },
+        'events_last_2': {'expression': 'count(*)', 'preceding': 1}
+    }
+) }}
+
+select
+    event_id,
+    user_id,
+    event_at,
+    amount,
+    1 as loaded_at
+from {{ ref('events') }}

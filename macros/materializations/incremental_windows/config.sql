@@ -1,0 +1,145 @@
+{#-
+    The model's config for incremental_windows, checked:
+
+      partition_by      key column(s) of the windows
+      order_by          the event time column (a date or a timestamp): the
+                        windows' order and the table's partitions
+                        (spark_query_catalog_date = to_date(order_by))
+      windows           dict of output column to a window of rolling's
+                        arguments: {'expression': 'sum(amount)', 'frame':
+                        'range', 'preceding': '7 days', 'following': 0,
+                        'method': 'auto'} (frame 'rows' and following 0 by
+                        default; both ends must be bounded). Columns in the
+                        order of their names: dbt does not keep a config
+                        dict's order.
+      event_key         column(s) identifying an event within its partition_by
+                        keys and time: copies (same keys, event_key and time)
+                        are one event, the first loaded kept
+      loaded_at         column that grows with every load (a batch id, a load
+                        time): events with a larger value than the table has
+                        seen are new
+      broadcast_rows    up to how many new events a run sends whole to every
+                        task instead of shuffling (default 200000; 0 never)
+
+    ROWS frames are ordered by order_by, then event_key, so that rows at one
+    instant keep one order on every run; a RANGE frame shares a frame among
+    rows of one instant, as Spark does.
+-#}
+{% macro _sqc_incremental_windows_config() %}
+    {%- set name = "incremental_windows" -%}
+    {%- set settings = {} -%}
+    {%- for key in ["partition_by", "order_by", "windows", "event_key", "loaded_at"] -%}
+        {%- set value = config.get(key) -%}
+        {%- if value is none -%}
+            {{- spark_query_catalog._sqc_fail(name, key, "set in the model's config", value) -}}
+        {%- endif -%}
+        {%- do settings.update({key: value}) -%}
+    {%- endfor -%}
+    {%- for key in ["order_by", "loaded_at"] -%}
+        {%- if settings[key] is not string or settings[key] | trim == "" -%}
+            {{- spark_query_catalog._sqc_fail(name, key, "a column name or SQL expression (string)", settings[key]) -}}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if not spark_query_catalog._sqc_is_qualified_name(settings.order_by | trim) or "." in settings.order_by -%}
+        {{- spark_query_catalog._sqc_fail(name, "order_by", "one column of the events (a date or a timestamp)", settings.order_by) -}}
+    {%- endif -%}
+    {%- set broadcast_rows = config.get("broadcast_rows", 200000) -%}
+    {%- if not spark_query_catalog._sqc_is_whole_number(broadcast_rows) -%}
+        {{- spark_query_catalog._sqc_fail(name, "broadcast_rows", "a whole number of rows, 0 or more (0: never broadcast)", broadcast_rows) -}}
+    {%- endif -%}
+    {%- set key_columns = spark_query_catalog._sqc_string_list(settings.partition_by, name, "partition_by", allow_empty=false) -%}
+    {%- set event_keys = spark_query_catalog._sqc_string_list(settings.event_key, name, "event_key", allow_empty=false) -%}
+    {%- do settings.update({
+        "order_by": settings.order_by | trim,
+        "key_columns": key_columns,
+        "event_keys": event_keys,
+        "broadcast_rows": broadcast_rows
+    }) -%}
+    {%- do settings.update(spark_query_catalog._sqc_window_frames(settings)) -%}
+    {{- return(settings) -}}
+{% endmacro %}
+
+
+{#-
+    The windows of the config, checked with rolling's own rules, grouped by
+    frame (one rolling_select a frame), and how far they reach:
+      frames        [{frame, preceding, following, method, order_by, aggregates}]
+      aliases       the window columns, in order
+      rows_back,
+      rows_forward  the most rows a ROWS frame reaches before, after the row
+      range_back,
+      range_forward the most seconds a RANGE frame reaches before, after it
+-#}
+{% macro _sqc_window_frames(settings) %}
+    {%- set name = "incremental_windows" -%}
+    {%- if settings.windows is not mapping or settings.windows | length == 0 -%}
+        {{- spark_query_catalog._sqc_fail(name, "windows", "a non-empty dict of output column to"
+            ~ " {'expression': ..., 'frame': ..., 'preceding': ..., 'following': ...}", settings.windows) -}}
+    {%- endif -%}
+    {%- set frames = {} -%}
+    {%- set reach = {"rows_back": 0, "rows_forward": 0, "range_back": 0, "range_forward": 0} -%}
+    {%- set known = ["expression", "frame", "preceding", "following", "method"] -%}
+    {%- for alias, window in settings.windows | dictsort -%}
+        {%- set argument = "windows." ~ alias -%}
+        {%- if window is not mapping or window.expression is not defined
+            or window.keys() | reject("in", known) | list | length > 0 -%}
+            {{- spark_query_catalog._sqc_fail(name, argument, "a dict with 'expression' and any of 'frame',"
+                ~ " 'preceding', 'following', 'method'", window) -}}
+        {%- endif -%}
+        {%- set frame = window.get("frame", "rows") -%}
+        {%- set preceding = window.get("preceding", "unbounded") -%}
+        {%- set following = window.get("following", 0) -%}
+        {%- set method = window.get("method", "auto") -%}
+        {%- set kind = frame | lower if frame is string else frame -%}
+        {%- set order_by = [settings.order_by] + settings.event_keys if kind == "rows" else settings.order_by -%}
+        {%- set checked = spark_query_catalog._sqc_rolling_window(
+            name, window.expression, order_by, settings.key_columns, frame, preceding, following, none, method
+        ) -%}
+        {%- set reason = none -%}
+        {%- if checked.start.kind == "unbounded" or checked.end.kind == "unbounded" -%}
+            {%- set reason = "an unbounded end reaches every " ~ ("earlier" if checked.start.kind == "unbounded"
+                else "later") ~ " row of its partition: one late event would change rows without bound, and"
+                ~ " each run would read the partition's whole history. Bound both ends (preceding=999), or"
+                ~ " build the model as a table" -%}
+        {%- else -%}
+            {%- set months = [checked.start, checked.end] | selectattr("kind", "equalto", "interval")
+                | rejectattr("position", "number") | list
+                + [checked.start, checked.end] | selectattr("kind", "equalto", "interval")
+                | selectattr("interval.fields", "equalto", "year_month") | list -%}
+            {%- if months -%}
+                {%- set reason = "a run finds the rows a frame reaches by their time: give the interval a"
+                    ~ " fixed length, such as '7 days' (months have none)" -%}
+            {%- endif -%}
+        {%- endif -%}
+        {%- if reason is not none -%}
+            {{- spark_query_catalog._sqc_error(name, "window " ~ alias ~ " (" ~ checked.frame_sql ~ "): " ~ reason ~ ".") -}}
+        {%- endif -%}
+        {%- set side = "rows" if checked.frame_kind == "rows" else "range" -%}
+        {%- do reach.update({
+            side ~ "_back": [reach[side ~ "_back"], -checked.start.position, -checked.end.position] | max,
+            side ~ "_forward": [reach[side ~ "_forward"], checked.start.position, checked.end.position] | max
+        }) -%}
+        {%- set group = checked.frame_sql ~ " " ~ method -%}
+        {%- if group not in frames -%}
+            {%- do frames.update({group: {
+                "frame": checked.frame_kind, "preceding": preceding, "following": following,
+                "method": method, "order_by": order_by, "aggregates": {}
+            }}) -%}
+        {%- endif -%}
+        {%- do frames[group].aggregates.update({alias: window.expression}) -%}
+    {%- endfor -%}
+    {%- set groups = [] -%}
+    {%- for group in frames.values() -%}
+        {%- do groups.append(group) -%}
+    {%- endfor -%}
+    {{- return({
+        "frames": groups,
+        "aliases": settings.windows.keys() | sort | list,
+        "has_rows": groups | selectattr("frame", "equalto", "rows") | list | length > 0,
+        "has_range": groups | selectattr("frame", "equalto", "range") | list | length > 0,
+        "rows_back": reach.rows_back | int,
+        "rows_forward": reach.rows_forward | int,
+        "range_back": reach.range_back,
+        "range_forward": reach.range_forward
+    }) -}}
+{% endmacro %}

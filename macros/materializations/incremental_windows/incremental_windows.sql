@@ -1,0 +1,180 @@
+{#-
+    materialized='incremental_windows': one row per event with its window
+    columns (rolling_select's aggregates over ROWS and RANGE frames), kept
+    up to date from an append-only events source, exactly as a full rebuild
+    would give, late, out-of-order and repeated events included.
+
+    The model's SQL selects the events (every event ever loaded, copies
+    included); its config (see config.sql) names the keys, the time, the
+    windows, the event key and the load column.
+
+    What a run does, one job per file of this folder (the table's state,
+    the pending table and its apply are incremental_sessions'):
+      config.sql      reads and checks the model's config
+      bounds.sql      two small questions: the new events' span, and the
+                      stored rows they change and need
+      statements.sql  the SQL: the run's events view, the full refresh, the
+                      new content of the touched partitions
+
+    A full refresh (first run, --full-refresh) builds the table in one
+    CREATE TABLE ... AS SELECT. Changing the windows or the events' columns
+    needs one.
+-#}
+{% materialization incremental_windows, adapter="spark" %}
+    {%- set settings = spark_query_catalog._sqc_incremental_windows_config() -%}
+    {%- set target_relation = this.incorporate(type="table") -%}
+    {%- set pending = this.incorporate(path={"identifier": this.identifier ~ "__spark_query_catalog_pending"}, type="table") -%}
+    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+    {%- set pending_existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=pending.identifier) -%}
+
+    {{ run_hooks(pre_hooks) }}
+
+    {#- Everything is checked before the run creates anything. -#}
+    {%- set event_columns = spark_query_catalog._sqc_window_event_columns(settings, sql) -%}
+    {%- set full_refresh = existing is none or should_full_refresh() or not existing.is_table -%}
+    {%- set table = none if full_refresh else spark_query_catalog._sqc_window_table(target_relation, settings, event_columns) -%}
+    {#- The model's SQL, the events, as a view that every statement names. -#}
+    {%- set events_view = spark_query_catalog._sqc_events_view_name(target_relation) -%}
+    {%- do run_query(spark_query_catalog._sqc_create_events_view_sql(events_view, sql)) -%}
+    {%- set views = spark_query_catalog._sqc_window_view_names(target_relation, settings) -%}
+
+    {%- if full_refresh -%}
+        {%- if pending_existing is not none -%}
+            {%- do adapter.drop_relation(pending) -%}
+        {%- endif -%}
+        {%- if existing is not none -%}
+            {%- do adapter.drop_relation(existing) -%}
+        {%- endif -%}
+        {%- do spark_query_catalog._sqc_clear_orphaned_location(target_relation) -%}
+        {%- do spark_query_catalog._sqc_create_window_views(settings, event_columns, none, events_view, none, views) -%}
+        {%- call statement("main") -%}
+            {{ spark_query_catalog._sqc_create_windows_table_sql(target_relation, settings, event_columns, views.stages[-1]) }}
+        {%- endcall -%}
+    {%- else -%}
+        {#- A run that died after writing its pending table: finish it first. -#}
+        {%- if pending_existing is not none -%}
+            {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
+        {%- endif -%}
+        {%- if table.state.watermark is none -%}
+            {%- do spark_query_catalog._sqc_measure_watermark(table) -%}
+        {%- endif -%}
+        {%- set bounds = spark_query_catalog._sqc_window_bounds(settings, table, events_view) -%}
+        {%- if bounds is none -%}
+            {#- No new events: nothing to recompute, nothing to write. -#}
+            {%- call statement("main") -%}
+                select 0 as new_events
+            {%- endcall -%}
+        {%- else -%}
+            {%- do spark_query_catalog._sqc_create_window_views(settings, event_columns, table, events_view, bounds, views) -%}
+            {%- do spark_query_catalog._sqc_clear_orphaned_location(pending, known_absent=true) -%}
+            {%- call statement("main") -%}
+                {{ spark_query_catalog._sqc_create_windows_pending_sql(pending, settings, table, views.events, views.stages[-1], bounds) }}
+            {%- endcall -%}
+            {%- do spark_query_catalog._sqc_incremental_fault("incremental_windows", "pending") -%}
+            {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
+        {%- endif -%}
+    {%- endif -%}
+
+    {%- for view in [events_view, views.events] + views.stages -%}
+        {%- do run_query("drop view if exists " ~ view) -%}
+    {%- endfor -%}
+
+    {{ run_hooks(post_hooks) }}
+    {{ return({"relations": [target_relation]}) }}
+{% endmaterialization %}
+
+
+{#- The run's events view, then one view per frame: each adds its frame's
+    columns with rolling_select over the view before it. -#}
+{% macro _sqc_create_window_views(settings, event_columns, table, events_view, bounds, views) %}
+    {%- do run_query("create or replace temporary view " ~ views.events ~ " as\n"
+        ~ spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
+    {%- for frame in settings.frames -%}
+        {%- set query = spark_query_catalog.rolling_select(
+            ([views.events] + views.stages)[loop.index0], frame.aggregates, frame.order_by, partition_by=settings.key_columns, frame=frame.frame,
+            preceding=frame.preceding, following=frame.following, method=frame.method
+        ) -%}
+        {%- do run_query("create or replace temporary view " ~ views.stages[loop.index0] ~ " as\n" ~ query) -%}
+    {%- endfor -%}
+{% endmacro %}
+
+
+{#- The events' columns (names as the model's SQL gives them, asked with
+    `describe query`), checked against the config. -#}
+{% macro _sqc_window_event_columns(settings, events_sql) %}
+    {%- set name = "incremental_windows" -%}
+    {%- set columns = [] -%}
+    {%- for row in run_query("describe query\n" ~ events_sql) -%}
+        {%- do columns.append({"name": row[0], "data_type": row[1] | lower}) -%}
+    {%- endfor -%}
+    {%- set names = columns | map(attribute="name") | list -%}
+    {%- set lower = names | map("lower") | list -%}
+    {%- for setting in ["partition_by", "event_key", "order_by"] -%}
+        {%- set wanted = settings.key_columns if setting == "partition_by"
+            else settings.event_keys if setting == "event_key" else [settings.order_by] -%}
+        {%- for column in wanted if spark_query_catalog._sqc_unquote(column) | lower not in lower -%}
+            {{- spark_query_catalog._sqc_fail(name, setting, "columns of the model's events ("
+                ~ names | join(", ") ~ ")", column) -}}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- set order_type = spark_query_catalog._sqc_find_column(columns, spark_query_catalog._sqc_unquote(settings.order_by)).data_type | lower -%}
+    {%- if order_type not in ["date", "timestamp", "timestamp_ntz"] -%}
+        {{- spark_query_catalog._sqc_fail(name, "order_by", "a date or timestamp column (the table is partitioned"
+            ~ " by its date); " ~ settings.order_by ~ " is " ~ order_type, settings.order_by) -}}
+    {%- endif -%}
+    {%- set internal = ["windows_first_new", "windows_last_new", "windows_rows_before", "windows_rows_after",
+        "windows_rewrite", "windows_rewrite_before", "windows_rewrite_after", "windows_read_from", "windows_read_to",
+        "windows_found_before", "windows_latest_date", "windows_write", "windows_source", "windows_copy",
+        "windows_last_loaded", "windows_any_write"] -%}
+    {%- for column in lower if column.startswith("spark_query_catalog_") or column in internal
+        or column in settings.aliases | map("lower") | list -%}
+        {{- spark_query_catalog._sqc_error(name, "the model's events have a column " ~ column ~ ", which is the"
+            ~ " name of " ~ ("a window in `windows`" if column in settings.aliases | map("lower") | list
+            else "a column the table keeps for itself") ~ ": rename one of them.") -}}
+    {%- endfor -%}
+    {{- return(names) -}}
+{% endmacro %}
+
+
+{#- The stored table: its relation, its columns (read once per run) and its state. -#}
+{% macro _sqc_window_table(relation, settings, event_columns) %}
+    {%- set stored = adapter.get_columns_in_relation(relation) -%}
+    {%- set stored_names = stored | map(attribute="name") | map("lower") | list -%}
+    {%- if "spark_query_catalog_date" not in stored_names or "spark_query_catalog_loaded_at" not in stored_names -%}
+        {{- spark_query_catalog._sqc_error(
+            "incremental_windows",
+            relation ~ " was not built by incremental_windows (it has no spark_query_catalog_date"
+            ~ " and spark_query_catalog_loaded_at columns): rebuild it with --full-refresh."
+        ) -}}
+    {%- endif -%}
+    {%- set data_columns = stored | map(attribute="name") | reject("equalto", "spark_query_catalog_date") | list -%}
+    {%- set expected = spark_query_catalog._sqc_window_table_columns(settings, event_columns) | map("lower") | list -%}
+    {%- if data_columns | map("lower") | list != expected -%}
+        {{- spark_query_catalog._sqc_error(
+            "incremental_windows",
+            relation ~ " has the columns " ~ data_columns | map("lower") | join(", ") ~ ", where the model's events"
+            ~ " and windows give " ~ expected | join(", ") ~ ": they changed since the table was built."
+            ~ " Rebuild it with --full-refresh."
+        ) -}}
+    {%- endif -%}
+    {{- return({
+        "relation": relation,
+        "data_columns": data_columns,
+        "loaded_type": spark_query_catalog._sqc_find_column(stored, "spark_query_catalog_loaded_at").data_type | lower,
+        "state": spark_query_catalog._sqc_table_state(relation, ["watermark", "halo_days"]),
+        "partition_column": "spark_query_catalog_date",
+        "materialization": "incremental_windows"
+    }) -}}
+{% endmacro %}
+
+
+{#- Reads the watermark from every stored row (a table just rebuilt). -#}
+{% macro _sqc_measure_watermark(table) %}
+    {%- set measured = run_query(
+        "select " ~ spark_query_catalog._sqc_loaded_text("max(spark_query_catalog_loaded_at)", table.loaded_type)
+        ~ " as watermark\nfrom " ~ table.relation
+    ).rows[0] -%}
+    {%- do spark_query_catalog._sqc_record_state(table, {
+        "watermark": spark_query_catalog._sqc_loaded_literal(measured[0], table.loaded_type)
+    }) -%}
+{% endmacro %}

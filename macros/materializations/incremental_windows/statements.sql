@@ -1,0 +1,455 @@
+{#-
+    The SQL of incremental_windows, laid out like the public macros' SQL.
+
+    Every run computes its windows with rolling_select over one temporary
+    view, the run's events (_sqc_window_events_sql): all distinct events for
+    a full refresh; for an incremental run, the new events and only the
+    stored rows whose windows they change or whose frames those need, each
+    with windows_write (whether its row is written). One further
+    view per frame adds that frame's columns (rolling_select reads the
+    types of the view before it).
+
+    Which stored rows a run rewrites, per key of new events, with first_new
+    and last_new the key's earliest and latest new event time:
+      - every row between first_new and last_new;
+      - RANGE frames reaching back B and forward F: the rows from
+        first_new - F to last_new + B (their frames hold a new event);
+      - ROWS frames reaching back b rows and forward f rows: the b stored rows
+        after last_new and the f before first_new (their frames shift).
+    What it reads besides: the rows those rows' frames hold (B, F of time
+    around them; b rows before the earliest, f after the latest).
+-#}
+
+{#- The temporary views of a run, one name per model (threads building
+    several models on one Spark session never share one): the run's events
+    and one view per frame. -#}
+{% macro _sqc_window_view_names(relation, settings) %}
+    {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
+    {%- set stages = [] -%}
+    {%- for frame in settings.frames -%}
+        {%- do stages.append(base ~ "__" ~ loop.index) -%}
+    {%- endfor -%}
+    {{- return({"events": base, "stages": stages}) -}}
+{% endmacro %}
+
+
+{#- `expression` moved by `seconds` (negative: earlier) as SQL. -#}
+{% macro _sqc_time_shift(expression, seconds) %}
+    {%- if seconds == 0 -%}
+        {{- return(expression) -}}
+    {%- endif -%}
+    {%- set amount = (seconds | abs) | int if (seconds | abs) == ((seconds | abs) | int) else seconds | abs -%}
+    {{- return(expression ~ (" - " if seconds < 0 else " + ") ~ "interval " ~ amount ~ " seconds") -}}
+{% endmacro %}
+
+
+{#- `left.key <=> right.key and ...` over the window keys (and more columns). -#}
+{% macro _sqc_key_match(left, right, columns) %}
+    {%- set match = [] -%}
+    {%- for column in columns -%}
+        {%- do match.append(left ~ "." ~ column ~ " <=> " ~ right ~ "." ~ column) -%}
+    {%- endfor -%}
+    {{- return(match | join("\n        and ")) -}}
+{% endmacro %}
+
+
+{#- The partition order of a ROWS frame, forward or backward. -#}
+{% macro _sqc_window_row_order(settings, descending=false) %}
+    {%- set order = [] -%}
+    {%- for column in [settings.order_by] + settings.event_keys -%}
+        {%- do order.append(column ~ (" desc" if descending else "")) -%}
+    {%- endfor -%}
+    {{- return(order | join(", ")) -}}
+{% endmacro %}
+
+
+{#- CTEs new_events and new_keys: a run's new events, and per key the time
+    of its first and last. -#}
+{% macro _sqc_new_window_events_ctes(settings, events_view, bounds) %}
+    {%- set keys = settings.key_columns | join(",\n        ") -%}
+    {%- set new_events -%}
+new_events as (
+    select *
+    from {{ events_view }}
+    where
+        {{ bounds.is_new }}
+        and {{ settings.order_by }} is not null
+)
+    {%- endset -%}
+    {%- set new_keys -%}
+new_keys as (
+    select
+        {{ keys }},
+        min({{ settings.order_by }}) as windows_first_new,
+        max({{ settings.order_by }}) as windows_last_new
+    from new_events
+    group by
+        {{ keys }}
+)
+    {%- endset -%}
+    {{- return([new_events, new_keys]) -}}
+{% endmacro %}
+
+
+{#- The stored rows of the new events' keys from `where`, with their key's
+    first_new and last_new: a CTE `name` over `keys` (a CTE of keys). -#}
+{% macro _sqc_stored_rows_cte(name, settings, table, keys, where, broadcast) %}
+    {%- set cte -%}
+{{ name }} as (
+    select{{ " /*+ broadcast(" ~ keys ~ ") */" if broadcast }}
+        stored_events.*,
+        {{ keys }}.windows_first_new,
+        {{ keys }}.windows_last_new
+    from {{ table.relation }} as stored_events
+    inner join {{ keys }}
+        on {{ spark_query_catalog._sqc_key_match("stored_events", keys, settings.key_columns) }}
+    where
+        {{ where | join("\n        and ") }}
+)
+    {%- endset -%}
+    {{- return(cte) -}}
+{% endmacro %}
+
+
+{#-
+    Over the stored rows of CTE `source` (one pass of `prefix`), for
+    models with ROWS frames: CTEs
+      <prefix>_ranks     rows_before (1 = the last stored row before the key's
+                         first new event) and rows_after (1 = the first after
+                         its last), for ROWS frames
+      <prefix>_rewrites  windows_rewrite: whether the row's windows
+                         change
+      <prefix>_reach     per key, the ranks and times of the rewritten rows,
+                         how many stored rows before first_new the pass saw,
+                         and the latest date it saw
+-#}
+{% macro _sqc_window_flags_ctes(settings, source, prefix) %}
+    {%- set t = settings.order_by -%}
+    {%- set partition = "partition by " ~ settings.key_columns | join(", ") -%}
+    {%- set rewrite = [spark_query_catalog._sqc_range_rewrite(settings)] -%}
+    {%- if settings.rows_forward > 0 -%}
+        {%- do rewrite.append("windows_rows_before <= " ~ settings.rows_forward) -%}
+    {%- endif -%}
+    {%- if settings.rows_back > 0 -%}
+        {%- do rewrite.append("windows_rows_after <= " ~ settings.rows_back) -%}
+    {%- endif -%}
+    {%- set ranks -%}
+{{ prefix }}_ranks as (
+    select
+        *,
+        case
+            when {{ t }} < windows_first_new
+                then count_if({{ t }} < windows_first_new) over (
+                    {{ partition }}
+                    order by {{ spark_query_catalog._sqc_window_row_order(settings, descending=true) }}
+                    rows between unbounded preceding and current row
+                )
+        end as windows_rows_before,
+        case
+            when {{ t }} > windows_last_new
+                then count_if({{ t }} > windows_last_new) over (
+                    {{ partition }}
+                    order by {{ spark_query_catalog._sqc_window_row_order(settings) }}
+                    rows between unbounded preceding and current row
+                )
+        end as windows_rows_after
+    from {{ source }}
+)
+    {%- endset -%}
+    {%- set rewrites -%}
+{{ prefix }}_rewrites as (
+    select
+        *,
+        coalesce(
+            {{ rewrite | join("\nor ") | indent(12) }},
+            false
+        ) as windows_rewrite
+    from {{ prefix }}_ranks
+)
+    {%- endset -%}
+    {%- set reach_columns = [] -%}
+    {%- for side in ["before", "after"] -%}
+        {%- do reach_columns.append("coalesce(\n    max(case when windows_rewrite then windows_rows_" ~ side ~ " end)\n        over ("
+            ~ partition ~ "),\n    0\n) as windows_rewrite_" ~ side) -%}
+    {%- endfor -%}
+    {%- if settings.has_range -%}
+        {%- do reach_columns.append(spark_query_catalog._sqc_time_shift("least(\n    "
+            ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
+            ~ ",\n    min(case when windows_rewrite then " ~ t ~ " end)\n        over (" ~ partition ~ ")\n)",
+            -settings.range_back) ~ " as windows_read_from") -%}
+        {%- do reach_columns.append(spark_query_catalog._sqc_time_shift("greatest(\n    "
+            ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back)
+            ~ ",\n    max(case when windows_rewrite then " ~ t ~ " end)\n        over (" ~ partition ~ ")\n)",
+            settings.range_forward) ~ " as windows_read_to") -%}
+    {%- endif -%}
+    {%- do reach_columns.append("count(windows_rows_before)\n    over (" ~ partition ~ ") as windows_found_before") -%}
+    {%- do reach_columns.append("max(spark_query_catalog_date)\n    over (" ~ partition ~ ") as windows_latest_date") -%}
+    {%- set reach -%}
+{{ prefix }}_reach as (
+    select
+        *,
+{{ spark_query_catalog._sqc_list_lines(reach_columns | map("indent", 8) | list, 8) }}
+    from {{ prefix }}_rewrites
+)
+    {%- endset -%}
+    {{- return([ranks, rewrites, reach]) -}}
+{% endmacro %}
+
+
+{#- Which stored rows of a `prefix` pass a run reads: those it rewrites and
+    those their frames (and the new events') hold. -#}
+{% macro _sqc_window_read_condition(settings) %}
+    {%- set read = [
+        "windows_rewrite",
+        "windows_rows_before <= windows_rewrite_before + " ~ settings.rows_back,
+        "windows_rows_after <= windows_rewrite_after + " ~ settings.rows_forward
+    ] -%}
+    {%- if settings.has_range -%}
+        {%- do read.append(settings.order_by ~ " between windows_read_from and windows_read_to") -%}
+    {%- endif -%}
+    {{- return(read | join("\n        or ")) -}}
+{% endmacro %}
+
+
+{#-
+    CTEs ending in stored_reads: the stored rows a run reads, with
+    windows_rewrite. `bounds`:
+      probe_start   the first date read for every key of a new event
+      older         for ROWS frames, the keys whose rows from probe_start
+                    do not hold every row their frames need (short keys: new,
+                    sparse or long unseen) are read before it too: 'all'
+                    (no lower date), a date (from it), or none (not needed)
+      last_date     the last date read (RANGE frames only; none: no bound)
+-#}
+{% macro _sqc_stored_reads_ctes(settings, table, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- set nearby_where = ["stored_events.spark_query_catalog_date >= date '" ~ bounds.probe_start ~ "'"] -%}
+    {%- if bounds.last_date is not none -%}
+        {%- do nearby_where.append("stored_events.spark_query_catalog_date <= date '" ~ bounds.last_date ~ "'") -%}
+    {%- endif -%}
+    {%- set ctes = [spark_query_catalog._sqc_stored_rows_cte(
+        "nearby_rows", settings, table, "new_keys", nearby_where, bounds.broadcast_new
+    )] -%}
+    {%- set source = "nearby_rows" -%}
+    {%- if settings.has_rows and bounds.older is not none -%}
+        {%- set resolved = ["windows_found_before >= greatest(windows_rewrite_before, "
+            ~ settings.rows_forward ~ ") + " ~ settings.rows_back] -%}
+        {%- if settings.has_range -%}
+            {%- do resolved.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
+        {%- endif -%}
+        {%- set keys = settings.key_columns | join(", ") -%}
+        {%- set short_keys -%}
+covered_keys as (
+    select distinct {{ keys }}
+    from nearby_reach
+    where
+        {{ resolved | join("\n        and ") }}
+),
+
+short_keys as (
+    select new_keys.*
+    from new_keys
+    left anti join covered_keys
+        on {{ spark_query_catalog._sqc_key_match("new_keys", "covered_keys", settings.key_columns) }}
+)
+        {%- endset -%}
+        {%- set older_where = ["stored_events.spark_query_catalog_date < date '" ~ bounds.probe_start ~ "'"] -%}
+        {%- if bounds.older != "all" -%}
+            {%- do older_where.append("stored_events.spark_query_catalog_date >= date '" ~ bounds.older ~ "'") -%}
+        {%- endif -%}
+        {%- set stored_rows -%}
+stored_rows as (
+    select *
+    from nearby_rows
+    union all
+    select *
+    from older_rows
+)
+        {%- endset -%}
+        {%- set ctes = ctes
+            + spark_query_catalog._sqc_window_flags_ctes(settings, "nearby_rows", "nearby")
+            + [short_keys, spark_query_catalog._sqc_stored_rows_cte(
+                "older_rows", settings, table, "short_keys", older_where, bounds.broadcast_new
+            ), stored_rows] -%}
+        {%- set source = "stored_rows" -%}
+    {%- endif -%}
+    {%- if not settings.has_rows -%}
+        {#- RANGE frames only: a rewritten row lies within the frames' reach
+            of first_new and last_new, and its frame within that reach of it. -#}
+        {%- set stored_reads -%}
+stored_reads as (
+    select
+        *,
+        {{ spark_query_catalog._sqc_range_rewrite(settings) | indent(8) }} as windows_rewrite
+    from nearby_rows
+    where
+        {{ t }} >= {{ spark_query_catalog._sqc_time_shift("windows_first_new", -(settings.range_forward + settings.range_back)) }}
+        and {{ t }} <= {{ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back + settings.range_forward) }}
+)
+        {%- endset -%}
+        {{- return(ctes + [stored_reads]) -}}
+    {%- endif -%}
+    {%- set stored_reads -%}
+stored_reads as (
+    select *
+    from stored_reach
+    where
+        {{ spark_query_catalog._sqc_window_read_condition(settings) }}
+)
+    {%- endset -%}
+    {{- return(ctes + spark_query_catalog._sqc_window_flags_ctes(settings, source, "stored") + [stored_reads]) -}}
+{% endmacro %}
+
+
+{#- Whether a stored row lies where a RANGE frame of a new event's reaches. -#}
+{% macro _sqc_range_rewrite(settings) %}
+    {%- set t = settings.order_by -%}
+    {{- return("(\n    " ~ t ~ " >= " ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
+        ~ "\n    and " ~ t ~ " <= " ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ "\n)") -}}
+{% endmacro %}
+
+
+{#-
+    The query of the run's events view: every distinct event (a full
+    refresh, `table` none), or the new events and the stored rows the run
+    reads. Copies (same keys, event_key and time) are one event: a stored
+    row before any new copy, then the first loaded; its
+    spark_query_catalog_loaded_at is the latest load of any copy.
+-#}
+{% macro _sqc_window_events_sql(settings, event_columns, table, events_view, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- set copies = (settings.key_columns + settings.event_keys + [t]) | join(", ") -%}
+    {%- set ctes = [] -%}
+    {%- set parts = [] -%}
+    {%- set new_columns = event_columns + [
+        settings.loaded_at ~ " as spark_query_catalog_loaded_at",
+        "true as windows_write",
+        "1 as windows_source"
+    ] -%}
+    {%- if table is none -%}
+        {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns, 8)
+            ~ "\n    from " ~ events_view ~ "\n    where " ~ t ~ " is not null") -%}
+    {%- else -%}
+        {%- set ctes = spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
+            + spark_query_catalog._sqc_stored_reads_ctes(settings, table, bounds) -%}
+        {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(event_columns + [
+            "spark_query_catalog_loaded_at",
+            "windows_rewrite as windows_write",
+            "0 as windows_source"
+        ], 8) ~ "\n    from stored_reads") -%}
+        {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns, 8) ~ "\n    from new_events") -%}
+    {%- endif -%}
+    {%- set window_events -%}
+window_events as (
+    {{ parts | join("\n    union all\n    ") }}
+)
+    {%- endset -%}
+    {%- set event_copies -%}
+event_copies as (
+    select
+        *,
+        row_number() over (
+            partition by {{ copies }}
+            order by windows_source, spark_query_catalog_loaded_at
+        ) as windows_copy,
+        max(spark_query_catalog_loaded_at) over (
+            partition by {{ copies }}
+        ) as windows_last_loaded,
+        bool_or(windows_write) over (
+            partition by {{ copies }}
+        ) as windows_any_write
+    from window_events
+)
+    {%- endset -%}
+with {{ (ctes + [window_events, event_copies]) | join(",\n\n") }}
+
+select
+{{ spark_query_catalog._sqc_list_lines(event_columns + [
+    "windows_last_loaded as spark_query_catalog_loaded_at",
+    "windows_any_write as windows_write"
+], 4) }}
+from event_copies
+where windows_copy = 1
+{%- endmacro %}
+
+
+{#- The stored columns of a windows table, in order (spark_query_catalog_date last, apart). -#}
+{% macro _sqc_window_table_columns(settings, event_columns) %}
+    {{- return(event_columns + settings.aliases + ["spark_query_catalog_loaded_at"]) -}}
+{% endmacro %}
+
+
+{#- The full refresh: every row, from the last frame's view. -#}
+{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, windows_view) %}
+create table {{ relation }}
+using parquet
+options (partitionoverwritemode 'dynamic')
+partitioned by (spark_query_catalog_date)
+as
+select
+{{ spark_query_catalog._sqc_list_lines(spark_query_catalog._sqc_window_table_columns(settings, event_columns)
+    + ["to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"], 4) }}
+from {{ windows_view }}
+{%- endmacro %}
+
+
+{#- The pending table: the new content of every partition a run touches
+    (the stored rows it keeps, the rows it writes), plus one marker row per
+    such partition (so that a partition left empty is known). -#}
+{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, windows_view, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- set dates = [] -%}
+    {%- for day in bounds.partitions -%}
+        {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
+    {%- endfor -%}
+    {%- set kept_columns = [] -%}
+    {%- set marker_columns = [] -%}
+    {%- for column in table.data_columns -%}
+        {%- do kept_columns.append("stored_events." ~ column) -%}
+        {%- do marker_columns.append("null as " ~ column) -%}
+    {%- endfor -%}
+    {%- set identity = settings.key_columns + settings.event_keys + [t] -%}
+    {%- set match = [] -%}
+    {%- for column in identity -%}
+        {%- do match.append("stored_events." ~ column ~ (" = " if column == t else " <=> ") ~ "written_rows." ~ column) -%}
+    {%- endfor -%}
+create table {{ pending }}
+using parquet
+as
+with written_rows as (
+    select
+{{ spark_query_catalog._sqc_list_lines(identity, 8) }}
+    from {{ events_view_name }}
+    where windows_write
+),
+
+touched_dates as (
+    select
+        explode(
+            array(
+{{ spark_query_catalog._sqc_list_lines(dates, 16) }}
+            )
+        ) as spark_query_catalog_date
+)
+
+select
+{{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_events.spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ table.relation }} as stored_events
+left anti join written_rows
+    on
+        {{ match | join("\n        and ") }}
+where
+    stored_events.spark_query_catalog_date in (
+{{ spark_query_catalog._sqc_list_lines(dates, 8) }}
+    )
+union all
+select
+{{ spark_query_catalog._sqc_list_lines(table.data_columns
+    + ["to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ windows_view }}
+where windows_write
+union all
+select
+{{ spark_query_catalog._sqc_list_lines(marker_columns + ["spark_query_catalog_date", "true as spark_query_catalog_marker"], 4) }}
+from touched_dates
+{%- endmacro %}

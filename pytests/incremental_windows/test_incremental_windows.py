@@ -1,0 +1,298 @@
+"""incremental_windows: loading events batch by batch gives exactly the
+window columns of a full rebuild over all of them (and of the pure-Python
+frame reference), with late, repeated and tied events, keys whose frames
+reach weeks back, and runs that die halfway."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqc.testing import reference
+from sqc.testing.dbt_harness import DbtProject, values_sql
+from sqc.testing.seed_project import write_project
+
+BASE = datetime(2024, 1, 1, 23, 59, 50)  # events cross midnight: two partitions
+COLUMNS = [
+    ("event_id", "int"), ("card", "string"), ("event_at", "timestamp"),
+    ("amount", "int"), ("loaded_at", "int"),
+]  # fmt: skip
+# Window column: (expression, frame, preceding, following) as in the config,
+# and the reference's aggregate, frame and offsets.
+WINDOWS: dict[str, dict[str, Any]] = {
+    "amount_10s": {"expression": "sum(amount)", "frame": "range", "preceding": "10 seconds"},
+    "amounts_2d": {"expression": "count(distinct amount)", "frame": "range", "preceding": "2 days"},
+    "events_next_6s": {"expression": "count(*)", "frame": "range", "preceding": 0,
+                       "following": "6 seconds"},
+    "amount_max_3": {"expression": "max(amount)", "frame": "rows", "preceding": 3},
+    "amount_sum_2_1": {"expression": "sum(amount)", "frame": "rows", "preceding": 2,
+                       "following": 1},
+}  # fmt: skip
+REFERENCE = {
+    "amount_10s": ("sum", "range", -timedelta(seconds=10), timedelta(0)),
+    "amounts_2d": ("count_distinct", "range", -timedelta(days=2), timedelta(0)),
+    "events_next_6s": ("count_rows", "range", timedelta(0), timedelta(seconds=6)),
+    "amount_max_3": ("max", "rows", -3, 0),
+    "amount_sum_2_1": ("sum", "rows", -2, 1),
+}
+# Two models: every kind of frame (ROWS frames need the rank passes and the
+# keys read from before the probe), and RANGE frames only (time bounds only).
+MODELS = {
+    "features": sorted(WINDOWS),
+    "features_range": ["amount_10s", "events_next_6s"],
+}
+MODEL = """{{{{ config(
+    materialized='incremental_windows',
+    partition_by='card',
+    order_by='event_at',
+    windows={windows},
+    event_key='event_id',
+    loaded_at='loaded_at',
+    broadcast_rows=var('broadcast_rows', 200000),
+    _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
+) }}}}
+select event_id, card, event_at, amount, loaded_at from {{{{ target.schema }}}}.events
+"""
+# Batch loads in all (each dbt run loads a batch into both models), per target.
+SPLITS = {"session": 24, "thrift": 12}
+
+
+def _model_sql(model: str) -> str:
+    return MODEL.format(windows={alias: WINDOWS[alias] for alias in MODELS[model]})
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
+    directory = tmp_path_factory.mktemp("windows_lab")
+    write_project(directory)
+    project = yaml.safe_load((directory / "dbt_project.yml").read_text())
+    project["models"]["seed_lab"] = {"+file_format": "parquet"}
+    (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
+    (directory / "models").mkdir()
+    for name in MODELS:
+        (directory / "models" / f"{name}.sql").write_text(_model_sql(name))
+    dbt = DbtProject(directory, target=target, schema="pytest_windows_lab")
+    dbt.invoke("deps")
+    dbt.drop_schema()
+    dbt.create_schema()
+    yield dbt
+    dbt.drop_schema()
+
+
+# (card, day, second after BASE on that day, amount): days far apart make the
+# ROWS frames of a sparse card reach back past the run's probe of recent days.
+events_strategy = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b", "c"]),
+        st.sampled_from([0, 0, 0, 1, 2, 12, 30]),
+        st.integers(min_value=0, max_value=24).map(lambda s: s - s % 2),  # many exact ties
+        st.one_of(st.none(), st.integers(1, 4)),
+    ),
+    min_size=1,
+    max_size=30,
+)
+
+
+def _reset(lab: DbtProject) -> None:
+    table = lab.table("events")
+    lab.sql(f"drop table if exists {table}")
+    names = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
+    lab.sql(f"create table {table} ({names}) using parquet")
+    for name in MODELS:
+        lab.sql(f"drop table if exists {lab.table(name)}")
+        lab.sql(f"drop table if exists {lab.table(name + '__spark_query_catalog_pending')}")
+
+
+def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
+    if rows:
+        lab.sql(f"insert into {lab.table('events')} " + values_sql(rows, COLUMNS))
+
+
+def _table(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
+    """Every column of every row, the hidden ones included."""
+    columns = [
+        "event_id", "card", "event_at", "amount", "loaded_at", *MODELS[model],
+        "spark_query_catalog_loaded_at", "spark_query_catalog_date",
+    ]  # fmt: skip
+    rows = lab.sql(f"select {', '.join(columns)} from {lab.table(model)}")
+    return Counter(tuple(r) for r in rows)
+
+
+def _expected(events: list[tuple[Any, ...]], model: str) -> Counter[tuple[Any, ...]]:
+    """The pure-Python frames over the events, one copy of each."""
+    unique = sorted({row[:4] for row in events}, key=lambda row: (row[2], row[0]))
+    values: dict[str, dict[int, Any]] = {}
+    for alias in MODELS[model]:
+        aggregate, frame, start, end = REFERENCE[alias]
+        rows = [
+            reference.FrameRow(index, card, at if frame == "range" else (at, event_id), amount)
+            for index, (event_id, card, at, amount) in enumerate(unique)
+        ]
+        values[alias] = reference.frame_aggregate(rows, aggregate, frame, start, end)
+    return Counter(
+        (*row, *(values[alias][index] for alias in MODELS[model]))
+        for index, row in enumerate(unique)
+    )
+
+
+def _windows_only(table: Counter[tuple[Any, ...]]) -> Counter[tuple[Any, ...]]:
+    """event_id, card, event_at, amount and the window columns."""
+    return Counter({(*k[:4], *k[5:-2]): n for k, n in table.items()})
+
+
+def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> list[list[Any]]:
+    """Rows in `count` batches, in shuffled order (late events), some
+    delivered again in a later batch (copies)."""
+    events = [
+        (i, card, BASE + timedelta(days=day, seconds=second), amount)
+        for i, (card, day, second, amount) in enumerate(rows)
+    ]
+    order = data.draw(st.permutations(events))
+    cuts = sorted(
+        data.draw(st.lists(st.integers(0, len(order)), min_size=count - 1, max_size=count - 1))
+    )
+    bounds = [0, *cuts, len(order)]
+    batches = [list(order[a:b]) for a, b in itertools.pairwise(bounds)]
+    again = data.draw(st.lists(st.sampled_from(events), max_size=4))
+    for event in again:
+        batches[data.draw(st.integers(0, count - 1))].append(event)
+    return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
+
+
+@pytest.mark.server
+def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
+    """Random events over a month, split into random batches with late
+    arrivals, ties and copies: loaded one batch and one run at a time, every
+    window column equals the reference, and the whole table (the hidden
+    columns included) equals a full rebuild. Each run builds both models."""
+    batches_per_example = 6
+    wanted = math.ceil(SPLITS.get(target, SPLITS["thrift"]) / len(MODELS))
+    examples = math.ceil(wanted / batches_per_example)
+    loads = []
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(rows=events_strategy, data=st.data())
+    def check(rows: list[tuple[Any, ...]], data: st.DataObject) -> None:
+        _reset(lab)
+        batches = _batches(data, rows, batches_per_example)
+        for batch in batches:
+            _load(lab, batch)
+            broadcast_rows = data.draw(st.sampled_from([0, 200000]))
+            lab.invoke("run", "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
+            loads.extend([len(batch)] * len(MODELS))
+        incremental = {model: _table(lab, model) for model in MODELS}
+        events = [row for batch in batches for row in batch]
+        for model in MODELS:
+            assert _windows_only(incremental[model]) == _expected(events, model), model
+        lab.invoke("run", "--full-refresh")
+        for model in MODELS:
+            assert _table(lab, model) == incremental[model], model
+
+    check()
+    assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("stop_after", ["pending", "overwrite"])
+def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_after: str) -> None:
+    """A run stopped after writing its pending table, or after overwriting the
+    partitions, then run again, gives what an uninterrupted run gives."""
+    model = "features"
+    first = [
+        (1, "a", BASE, 1, 1),
+        (2, "a", BASE + timedelta(seconds=8), 2, 1),
+        (3, "b", BASE + timedelta(seconds=12), 3, 1),
+        (4, "a", BASE + timedelta(days=20), 4, 1),
+    ]
+    # Late into a's first frames, a new day for b, event 3 again.
+    second = [
+        (5, "a", BASE + timedelta(seconds=4), 3, 2),
+        (6, "b", BASE + timedelta(days=1), 1, 2),
+        (3, "b", BASE + timedelta(seconds=12), 3, 2),
+    ]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", model)
+    _load(lab, second)
+    lab.invoke(
+        "run", "--select", model, "--vars",
+        f"{{_spark_query_catalog_fault_injection: {stop_after}}}",
+        expect_success=False,
+    )  # fmt: skip
+    assert "stopped after" in "\n".join(lab.errors)
+    tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    assert f"{model}__spark_query_catalog_pending" in tables
+    lab.invoke("run", "--select", model)
+    repaired = _table(lab, model)
+    assert _windows_only(repaired) == _expected(first + second, model)
+    lab.invoke("run", "--select", model, "--full-refresh")
+    assert _table(lab, model) == repaired
+    tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    assert f"{model}__spark_query_catalog_pending" not in tables
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("windows={'total': {'expression': 'sum(amount)', 'frame': 'rows'}}",
+         "window total (rows between unbounded preceding and current row): an unbounded end"),
+        ("windows={'total': {'expression': 'sum(amount)', 'frame': 'range', "
+         "'preceding': '1 month'}}",
+         "window total (range between interval '1 month' preceding and current row): a run finds"),
+        ("windows={'total': {'expression': 'sum(amount)', 'preceding': 2, 'rows': 1}}",
+         "argument `windows.total` must be a dict with 'expression'"),
+        ("windows={'amount': {'expression': 'sum(amount)', 'preceding': 2}}",
+         "the model's events have a column amount, which is the name of a window"),
+        ("order_by='amount'", "argument `order_by` must be a date or timestamp column"),
+        ("partition_by='user_id'", "argument `partition_by` must be columns of the model's events"),
+    ],
+)  # fmt: skip
+def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:
+    """A frame that cannot be kept incrementally, or a malformed setting,
+    fails naming the materialization and the setting, and creates no table."""
+    name, value = change.split("=", 1)
+    sql, replaced = re.subn(
+        rf"^    {name}=.*,$", f"    {name}={value},", _model_sql("features"), flags=re.M
+    )
+    assert replaced == 1
+    _reset(lab)
+    models = Path(lab.project_dir) / "models"
+    (models / "bad_config.sql").write_text(sql)
+    try:
+        lab.invoke("run", "--select", "bad_config", expect_success=False)
+        message = "\n".join(lab.errors)
+        assert f"spark_query_catalog.incremental_windows: {words}" in message, message
+        # No table, and no temporary view left in the session either.
+        tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+        assert not [name for name in tables if "bad_config" in name], tables
+    finally:
+        (models / "bad_config.sql").unlink()
+
+
+def test_the_catalog_model_loads_load_by_load(project: DbtProject) -> None:
+    """The catalog's card_features_incremental, run after each of its three
+    loads (late and repeated transactions among them), equals its expected
+    output, computed by the reference over all of them; the table says
+    which load each row last came from."""
+    seeds = "card_transaction_loads card_features_incremental_expected"
+    project.invoke("seed", "--select", seeds)
+    model = "card_features_incremental"
+    for load in (1, 2, 3):
+        project.invoke("run", "--select", model, "--vars", f"{{card_transaction_loads: {load}}}")
+        if load == 1:
+            rows = project.sql(f"select count(*) as n from {project.table(model)}")
+            assert rows[0].n == 17  # the distinct transactions of load 1
+    project.invoke("test", "--select", model)
+    properties = {r[0]: r[1] for r in project.sql(f"show tblproperties {project.table(model)}")}
+    assert properties["spark_query_catalog.watermark"] == "3"

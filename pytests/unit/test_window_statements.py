@@ -1,0 +1,188 @@
+"""The SQL incremental_windows runs, clean under sqlfluff's default rules,
+and its config's compile errors. Rendered with dbt's Jinja from a model's
+config, no Spark (the run's questions to Spark are given as their answers,
+`bounds`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlfluff.core import FluffConfig, Linter
+
+from sqc.testing.jinja import CompileError, Library, Relation
+
+EVENTS = "spark_query_catalog_events__analytics__features"
+EVENT_COLUMNS = ["event_id", "card", "event_at", "amount", "loaded_at"]
+WINDOWS = {
+    "amount_7d": {"expression": "sum(amount)", "frame": "range", "preceding": "7 days"},
+    "events_next_1h": {"expression": "count(*)", "frame": "range", "preceding": 0,
+                       "following": "1 hour"},
+    "amount_avg_20": {"expression": "avg(amount)", "frame": "rows", "preceding": 19},
+    "amount_sum_2_1": {"expression": "sum(amount)", "frame": "rows", "preceding": 2,
+                       "following": 1},
+}  # fmt: skip
+CONFIG = {
+    "partition_by": "card",
+    "order_by": "event_at",
+    "windows": WINDOWS,
+    "event_key": "event_id",
+    "loaded_at": "loaded_at",
+}
+TABLE = {
+    "relation": Relation("features", "analytics"),
+    "data_columns": [*EVENT_COLUMNS, *sorted(WINDOWS), "spark_query_catalog_loaded_at"],
+}
+BOUNDS = {
+    "is_new": "loaded_at > 41",
+    "broadcast_new": True,
+    "probe_start": "2024-03-01",
+    "probe_margin": "2024-03-03",
+    "last_date": None,
+    "older": "2024-02-11",
+    "partitions": ["2024-03-10", "2024-03-11"],
+}
+RULES = FluffConfig(
+    configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}}
+)
+
+
+def _settings(**config: Any) -> dict[str, Any]:
+    library = Library(model_config={**CONFIG, **config})
+    return library.call("_sqc_incremental_windows_config")
+
+
+def _events_sql(table: dict[str, Any] | None, bounds: dict[str, Any] | None, **config: Any) -> str:
+    library = Library(model_config={**CONFIG, **config})
+    settings = library.call("_sqc_incremental_windows_config")
+    return str(
+        library.call("_sqc_window_events_sql", settings, EVENT_COLUMNS, table, EVENTS, bounds)
+    ).strip()
+
+
+def _lint(text: str) -> list[str]:
+    linted = Linter(config=RULES).lint_string(text + "\n")
+    return [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
+
+
+def test_windows_group_by_frame_and_reach_as_far_as_the_widest() -> None:
+    """One rolling_select a frame, in the order of the columns' names; ROWS
+    frames ordered by time then event key; the reach of each kind, in rows
+    and in seconds."""
+    settings = _settings()
+    assert settings["aliases"] == sorted(WINDOWS)
+    assert [(f["frame"], f["order_by"], sorted(f["aggregates"])) for f in settings["frames"]] == [
+        ("range", "event_at", ["amount_7d"]),
+        ("rows", ["event_at", "event_id"], ["amount_avg_20"]),
+        ("rows", ["event_at", "event_id"], ["amount_sum_2_1"]),
+        ("range", "event_at", ["events_next_1h"]),
+    ]
+    reach = {k: settings[k] for k in ("rows_back", "rows_forward", "range_back", "range_forward")}
+    assert reach == {
+        "rows_back": 19, "rows_forward": 1, "range_back": 604800, "range_forward": 3600,
+    }  # fmt: skip
+
+
+def test_the_full_refresh_reads_every_distinct_event() -> None:
+    text = _events_sql(None, None)
+    assert _lint(text) == []
+    assert "partition by card, event_id, event_at" in text
+    assert "from stored_reads" not in text
+
+
+@pytest.mark.parametrize("older", ["2024-02-11", "all", None])
+def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
+    older: str | None,
+) -> None:
+    """The probe from probe_start; keys short of rows read from `older`
+    (none: no key is); every pass laid out as the macros' SQL."""
+    text = _events_sql(TABLE, {**BOUNDS, "older": older})
+    assert _lint(text) == []
+    assert "stored_events.spark_query_catalog_date >= date '2024-03-01'" in text
+    assert ("short_keys as (" in text) == (older is not None)
+    older_read = "stored_events.spark_query_catalog_date >= date '2024-02-11'"
+    assert (older_read in text) == (older == "2024-02-11")
+    # ROWS: 1 row before the first new event is rewritten (1 following), its
+    # frame reaches 19 rows further back; RANGE: an hour before, 7 days after.
+    assert "windows_rows_before <= 1" in text
+    assert "windows_rows_after <= 19" in text
+    assert "event_at >= windows_first_new - interval 3600 seconds" in text
+    assert "event_at <= windows_last_new + interval 604800 seconds" in text
+
+
+def test_range_frames_only_need_no_ranks() -> None:
+    windows = {k: v for k, v in WINDOWS.items() if v["frame"] == "range"}
+    bounds = {**BOUNDS, "last_date": "2024-03-20", "older": None}
+    text = _events_sql({**TABLE, "data_columns": [*EVENT_COLUMNS, *sorted(windows)]}, bounds,
+                       windows=windows)  # fmt: skip
+    assert _lint(text) == []
+    assert "count_if" not in text and "short_keys" not in text
+    assert "stored_events.spark_query_catalog_date <= date '2024-03-20'" in text
+    assert "event_at >= windows_first_new - interval 608400 seconds" in text
+
+
+def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
+    library = Library(model_config=CONFIG)
+    settings = library.call("_sqc_incremental_windows_config")
+    pending = str(library.call(
+        "_sqc_create_windows_pending_sql",
+        Relation("features__spark_query_catalog_pending", "analytics"),
+        settings,
+        TABLE,
+        "spark_query_catalog_windows__analytics__features",
+        "spark_query_catalog_windows__analytics__features__4",
+        BOUNDS,
+    )).strip()  # fmt: skip
+    assert _lint(pending) == []
+    # The kept rows of the touched dates, named as literals: Spark reads those partitions only.
+    assert (
+        "where\n    stored_events.spark_query_catalog_date in (\n"
+        "        date '2024-03-10',\n        date '2024-03-11'\n    )"
+    ) in pending
+    full = str(library.call(
+        "_sqc_create_windows_table_sql", Relation("features", "analytics"), settings, EVENT_COLUMNS,
+        "spark_query_catalog_windows__analytics__features__4",
+    )).strip()  # fmt: skip
+    assert _lint(full) == []
+    assert "partitioned by (spark_query_catalog_date)" in full
+
+
+@pytest.mark.parametrize(
+    ("windows", "words"),
+    [
+        ({"total": {"expression": "sum(amount)", "frame": "rows"}},
+         "window total (rows between unbounded preceding and current row): an unbounded end reaches"
+         " every earlier row of its partition"),
+        ({"total": {"expression": "count(*)", "frame": "rows", "preceding": 0,
+                    "following": "unbounded"}},
+         "an unbounded end reaches every later row"),
+        ({"total": {"expression": "sum(amount)", "frame": "range", "preceding": "1 year"}},
+         "give the interval a fixed length, such as '7 days' (months have none)"),
+        ({"total": {"expression": "sum(amount)", "preceding": 2, "rows": 1}},
+         "argument `windows.total` must be a dict with 'expression'"),
+        ({"total": {"expression": "sum(amount)", "frame": "rows", "preceding": "7 days"}},
+         "intervals need frame='range'"),
+        ({}, "argument `windows` must be a non-empty dict"),
+    ],
+)  # fmt: skip
+def test_a_frame_it_cannot_keep_is_a_clear_compile_error(windows: Any, words: str) -> None:
+    library = Library(model_config={**CONFIG, "windows": windows})
+    message = library.error("_sqc_incremental_windows_config")
+    assert message.startswith("spark_query_catalog.incremental_windows: "), message
+    assert words in message, message
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"order_by": None}, "argument `order_by` must be set in the model's config"),
+        ({"order_by": "a.b"}, "argument `order_by` must be one column of the events"),
+        ({"event_key": []}, "argument `event_key` must be a column name or a non-empty list"),
+        ({"broadcast_rows": -1}, "argument `broadcast_rows` must be a whole number of rows"),
+    ],
+)
+def test_bad_settings_are_clear_compile_errors(change: dict[str, Any], words: str) -> None:
+    library = Library(model_config={**CONFIG, **change})
+    with pytest.raises(CompileError, match="incremental_windows"):
+        library.call("_sqc_incremental_windows_config")
+    assert words in library.error("_sqc_incremental_windows_config")

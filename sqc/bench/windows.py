@@ -1,0 +1,263 @@
+"""incremental_windows as history grows, beside a full rebuild, in one process.
+
+    python -m sqc.bench.windows [--days 100,400] [--runs 3]
+
+The events of `make bench-sessions` (100,000 a day from 10,000 users: a
+user's 10 events of a day in a burst; 100 days: 10M events, 400 days: 40M),
+each with an amount, and the same batch: one new day, 10% more late events
+inside the last three days, and copies of 1% of the last day's events.
+Two feature models, each measured alone:
+  range 7 days   the amount and the events of the 7 days up to each event
+                 (RANGE frames: a run finds what it reads by time)
+  rows 1,000     the average amount of the 1,000 events up to each (a ROWS
+                 frame: 100 days of a user's events; a run counts rows back)
+
+For each model and history size, after one warm-up round, `--runs` rounds:
+  incremental                the run after the batch (the table restored to
+                             its state after the history, which has been
+                             through a run with nothing new)
+  incremental, nothing new   a run right after it: the fixed cost of a run
+  full refresh               `dbt run --full-refresh` over the same events
+Timed as dbt runs the model, and as the model's own statements (Spark's
+jobs from the run's first to its last, without dbt's start-up). Every
+incremental result is checked against the full refresh, row for row, and
+beside each run the files' bytes and rows its Spark jobs read.
+Writes docs/bench/windows.json (one record per history size and model),
+docs/bench/windows.md (`--report-only` rewrites it from the json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+from tqdm import tqdm
+
+from sqc.bench.sessions import DAILY_EVENTS, USERS, Lab, _input_since, _next_job
+from sqc.paths import ROOT
+from sqc.testing.dbt_harness import DbtProject, use_bench_environment
+from sqc.testing.seed_project import write_project
+
+OUTPUT = ROOT / "docs" / "bench"
+SCHEMA = "bench_windows"
+EVENTS = f"""select event_id, user_id, event_at, cast(event_id % 97 as int) as amount, loaded_at
+from {SCHEMA}.events
+"""
+MODELS = {
+    "range 7 days": (
+        "features_range",
+        """{{ config(
+    materialized='incremental_windows',
+    partition_by='user_id',
+    order_by='event_at',
+    event_key='event_id',
+    loaded_at='loaded_at',
+    windows={
+        'amount_7_days': {'expression': 'sum(amount)', 'frame': 'range', 'preceding': '7 days'},
+        'events_7_days': {'expression': 'count(*)', 'frame': 'range', 'preceding': '7 days'}
+    }
+) }}
+""",
+    ),
+    "rows 1,000": (
+        "features_rows",
+        """{{ config(
+    materialized='incremental_windows',
+    partition_by='user_id',
+    order_by='event_at',
+    event_key='event_id',
+    loaded_at='loaded_at',
+    windows={'amount_avg_1000': {'expression': 'avg(amount)', 'preceding': 999}}
+) }}
+""",
+    ),
+}
+INCREMENTAL = "incremental"
+NOTHING_NEW = "incremental, nothing new"
+FULL_REFRESH = "full refresh"
+MEASURES = [INCREMENTAL, NOTHING_NEW, FULL_REFRESH]
+
+
+class WindowsLab(Lab):
+    """The sessions bench's events and batch, under the two feature models."""
+
+    def __init__(self) -> None:
+        directory = Path(tempfile.mkdtemp(prefix="bench_windows_"))
+        write_project(directory)
+        project = yaml.safe_load((directory / "dbt_project.yml").read_text())
+        project["models"]["seed_lab"] = {"+file_format": "parquet"}
+        (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
+        (directory / "models").mkdir()
+        for name, config in MODELS.values():
+            (directory / "models" / f"{name}.sql").write_text(config + EVENTS)
+        self.schema = SCHEMA
+        self.dbt = DbtProject(directory, schema=SCHEMA)
+        self.dbt.invoke("deps")
+        self.spark = self.dbt.spark()
+
+    def restore_model(self, name: str) -> None:
+        """The events of the history alone, and the table as after it, through
+        a run with nothing new."""
+        dbt = self.dbt
+        dbt.sql(f"alter table {SCHEMA}.events drop if exists partition (loaded_at = 2)")
+        dbt.sql(f"drop table if exists {SCHEMA}.{name}")
+        dbt.sql(
+            f"create table {SCHEMA}.{name} using parquet "
+            "options (partitionoverwritemode 'dynamic') partitioned by (spark_query_catalog_date) "
+            f"as select * from {SCHEMA}.{name}_after_history"
+        )
+        dbt.sql(f"alter table {SCHEMA}.{name} set tblproperties {self.properties[name]}")
+        dbt.invoke("run", "--select", name)
+
+    def totals(self, name: str) -> tuple[int, int]:  # type: ignore[override]
+        row = self.dbt.sql(
+            "select count(*) as n, sum(cast(hash(to_json(struct(*))) as bigint)) as h "
+            f"from {SCHEMA}.{name}"
+        )[0]
+        return row.n, row.h
+
+
+def _statements(lab: WindowsLab, name: str, *flags: str) -> tuple[float, float, dict[str, int]]:
+    """The run's wall-clock time, its Spark jobs' time (first job's submission
+    to last job's completion: the model's statements), and what they read."""
+    first_job = _next_job(lab.spark)
+    start = time.perf_counter()
+    lab.dbt.invoke("run", "--select", name, *flags)
+    wall = time.perf_counter() - start
+    read = _input_since(lab.spark, first_job)
+    store = lab.spark.sparkContext._jsc.sc().statusStore()
+    spans = []
+    for job in range(first_job, _next_job(lab.spark)):
+        data = store.job(job)
+        if data.submissionTime().isDefined() and data.completionTime().isDefined():
+            spans += [data.submissionTime().get().getTime(), data.completionTime().get().getTime()]
+    statements = (max(spans) - min(spans)) / 1000 if spans else 0.0
+    return wall, statements, read
+
+
+def measure(lab: WindowsLab, days: int, runs: int, progress: tqdm) -> list[dict[str, Any]]:
+    batch = lab.load(days)
+    dbt = lab.dbt
+    records = []
+    lab.properties = {}
+    for label, (name, _) in MODELS.items():
+        dbt.invoke("run", "--select", name, "--full-refresh")
+        dbt.invoke("run", "--select", name)  # measures the watermark, as every later run finds it
+        dbt.sql(
+            f"create table {SCHEMA}.{name}_after_history using parquet "
+            f"partitioned by (spark_query_catalog_date) as select * from {SCHEMA}.{name}"
+        )
+        kept = [
+            f"'{r[0]}' = '{r[1]}'"
+            for r in dbt.sql(f"show tblproperties {SCHEMA}.{name}")
+            if r[0].startswith("spark_query_catalog.")
+        ]
+        lab.properties[name] = "(" + ", ".join(kept) + ")"
+        times: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
+        own: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
+        reads: dict[str, list[dict[str, int]]] = {measure_: [] for measure_ in MEASURES}
+        for round_ in range(runs + 1):
+            lab.restore_model(name)
+            lab.append_batch()
+            results = {INCREMENTAL: _statements(lab, name)}
+            incremental = lab.totals(name)
+            results[NOTHING_NEW] = _statements(lab, name)
+            results[FULL_REFRESH] = _statements(lab, name, "--full-refresh")
+            if incremental != lab.totals(name):
+                raise AssertionError(f"{label}, {days} days: the incremental run differs")
+            if round_ > 0:  # round 0 warms up
+                for measure_, (wall, statements, read) in results.items():
+                    times[measure_].append(wall)
+                    own[measure_].append(statements)
+                    reads[measure_].append(read)
+            progress.update()
+        medians = {m: statistics.median(v) for m, v in times.items()}
+        records.append({
+            "model": label,
+            "days": days,
+            "events": days * DAILY_EVENTS,
+            "batch": batch,
+            "runs": runs,
+            "seconds": times,
+            "medians": medians,
+            "statements_medians": {m: statistics.median(v) for m, v in own.items()},
+            "read": {m: v[0] for m, v in reads.items()},
+            "incremental_over_full_refresh": medians[INCREMENTAL] / medians[FULL_REFRESH],
+        })  # fmt: skip
+        dbt.sql(f"drop table {SCHEMA}.{name}_after_history")
+    return records
+
+
+def markdown(records: list[dict[str, Any]]) -> str:
+    lines = [
+        "| model | history | incremental | nothing new (its statements) | full refresh "
+        "| incremental / full refresh | incremental reads | full refresh reads |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in records:
+        m, own, read = r["medians"], r["statements_medians"], r["read"]
+        lines.append(
+            f"| {r['model']} | {r['days']} days, {r['events']:,} events | {m[INCREMENTAL]:.2f} s | "
+            f"{m[NOTHING_NEW]:.2f} s ({own[NOTHING_NEW]:.2f} s) | {m[FULL_REFRESH]:.2f} s | "
+            f"{r['incremental_over_full_refresh']:.1%} | "
+            f"{read[INCREMENTAL]['rows']:,} rows, {read[INCREMENTAL]['bytes'] / 1e6:.1f} MB | "
+            f"{read[FULL_REFRESH]['rows']:,} rows, {read[FULL_REFRESH]['bytes'] / 1e6:.1f} MB |"
+        )
+    by_model: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        by_model.setdefault(r["model"], []).append(r)
+    notes = []
+    for model, rows in by_model.items():
+        if len(rows) > 1:
+            first, last = rows[0], rows[-1]
+            growth = last["medians"][INCREMENTAL] / first["medians"][INCREMENTAL]
+            notes.append(
+                f"- {model}: the incremental run at {last['days']} days costs {growth:.2f}x the "
+                f"run at {first['days']} days, for {last['events'] / first['events']:.0f}x the "
+                "history."
+            )
+    return "\n".join(lines + (["", *notes] if notes else [])) + "\n"
+
+
+def write_report(records: list[dict[str, Any]], output: Path) -> None:
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "windows.json").write_text(
+        json.dumps({"daily_events": DAILY_EVENTS, "users": USERS, "records": records}, indent=2)
+    )
+    (output / "windows.md").write_text(markdown(records))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", default="100,400", help="history sizes, comma-separated")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument(
+        "--report-only", action="store_true", help="rewrite windows.md from the json"
+    )
+    args = parser.parse_args()
+    if args.report_only:
+        records = json.loads((args.output / "windows.json").read_text())["records"]
+        (args.output / "windows.md").write_text(markdown(records))
+        return
+    use_bench_environment(ROOT, ".state/bench_windows")
+    sizes = [int(days) for days in args.days.split(",")]
+    lab = WindowsLab()
+    records = []
+    with tqdm(total=len(sizes) * len(MODELS) * (args.runs + 1), desc="incremental windows") as bar:
+        for days in sizes:
+            bar.set_postfix_str(f"{days} days")
+            records += measure(lab, days, args.runs, bar)
+    lab.dbt.drop_schema()
+    write_report(records, args.output)
+    print(markdown(records))
+
+
+if __name__ == "__main__":
+    main()
