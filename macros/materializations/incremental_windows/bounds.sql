@@ -15,8 +15,8 @@
       older           keys whose rows from probe_start fall short of what a
                       ROWS frame needs are read before it, from this date
                       (none: no key needs to)
-      partitions      the dates of the rows the run writes
-    none when there are no new events.
+    none when there are no new events. The dates of the partitions a run
+    writes are asked of its events view (incremental_windows.sql).
 -#}
 {% macro _sqc_window_bounds(settings, table, events_view) %}
     {%- set t = settings.order_by -%}
@@ -26,8 +26,7 @@
 select
     count(*) as new_events,
     cast(to_date(min({{ t }})) as string) as first_date,
-    cast(to_date(max({{ t }})) as string) as last_date,
-    to_json(collect_set(cast(to_date({{ t }}) as string))) as new_dates
+    cast(to_date(max({{ t }})) as string) as last_date
 from {{ events_view }}
 where
     {{ is_new }}
@@ -54,14 +53,17 @@ where
         "last_date": none if settings.has_rows else (last_date + day * (range_days + 2)) | string,
         "older": "all" if settings.has_rows else none
     } -%}
-    {%- set columns = ["to_json(collect_set(case when windows_rewrite then"
-        ~ " cast(spark_query_catalog_date as string) end)) as rewritten_dates"] -%}
-    {%- if settings.has_rows -%}
-        {%- do columns.append("cast(min(case when spark_query_catalog_date < date '" ~ bounds.probe_start
-            ~ "' then spark_query_catalog_date end) as string) as older_from") -%}
-        {%- do columns.append("max(case when windows_latest_date >= date '" ~ bounds.probe_start
-            ~ "' then datediff(to_date(windows_first_new), spark_query_catalog_date) end) as halo_days") -%}
+    {%- if not settings.has_rows -%}
+        {{- return(bounds) -}}
     {%- endif -%}
+    {#- ROWS frames: how far back the keys short of rows must be read, and
+        how far back the run read for the others (the next run's probe). -#}
+    {%- set columns = [
+        "cast(min(case when spark_query_catalog_date < date '" ~ bounds.probe_start
+            ~ "' then spark_query_catalog_date end) as string) as older_from",
+        "max(case when windows_latest_date >= date '" ~ bounds.probe_start
+            ~ "' then datediff(to_date(windows_first_new), spark_query_catalog_date) end) as halo_days"
+    ] -%}
     {%- set reads -%}
 with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
     + spark_query_catalog._sqc_stored_reads_ctes(settings, table, bounds)) | join(",\n\n") }}
@@ -71,12 +73,9 @@ select
 from stored_reads
     {%- endset -%}
     {%- set read = run_query(reads).rows[0] -%}
-    {%- do bounds.update({"partitions": (fromjson(new[3]) + fromjson(read[0])) | unique | sort}) -%}
-    {%- if settings.has_rows -%}
-        {%- do bounds.update({"older": read[1]}) -%}
-        {%- if read[2] is not none -%}
-            {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": read[2]}) -%}
-        {%- endif -%}
+    {%- do bounds.update({"older": read[0]}) -%}
+    {%- if read[1] is not none -%}
+        {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": read[1]}) -%}
     {%- endif -%}
     {{- return(bounds) -}}
 {% endmacro %}

@@ -66,6 +66,10 @@
             {%- endcall -%}
         {%- else -%}
             {%- do spark_query_catalog._sqc_create_window_views(settings, event_columns, table, events_view, bounds, views) -%}
+            {#- The partitions to write: the dates of the rows written. -#}
+            {%- set dates = run_query("select to_json(collect_set(cast(to_date(" ~ settings.order_by
+                ~ ") as string))) as dates\nfrom " ~ views.events ~ "\nwhere windows_write").rows[0][0] -%}
+            {%- do bounds.update({"partitions": fromjson(dates) | sort}) -%}
             {%- do spark_query_catalog._sqc_clear_orphaned_location(pending, known_absent=true) -%}
             {%- call statement("main") -%}
                 {{ spark_query_catalog._sqc_create_windows_pending_sql(pending, settings, table, views.events, views.stages[-1], bounds) }}
@@ -75,6 +79,7 @@
         {%- endif -%}
     {%- endif -%}
 
+    {#- Dropping a cached view frees its cache. -#}
     {%- for view in [events_view, views.events] + views.stages -%}
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
@@ -85,10 +90,15 @@
 
 
 {#- The run's events view, then one view per frame: each adds its frame's
-    columns with rolling_select over the view before it. -#}
+    columns with rolling_select over the view before it. An incremental
+    run's events are few: cached (in the run's first job), so that the
+    statements that read them do not read the table again. -#}
 {% macro _sqc_create_window_views(settings, event_columns, table, events_view, bounds, views) %}
     {%- do run_query("create or replace temporary view " ~ views.events ~ " as\n"
         ~ spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
+    {%- if table is not none -%}
+        {%- do run_query("cache table " ~ views.events) -%}
+    {%- endif -%}
     {%- for frame in settings.frames -%}
         {%- set query = spark_query_catalog.rolling_select(
             ([views.events] + views.stages)[loop.index0], frame.aggregates, frame.order_by, partition_by=settings.key_columns, frame=frame.frame,
