@@ -236,3 +236,41 @@ def test_interval_types_are_sparks(library: Library, text: str, type_name: str) 
     """Spark types an interval by its largest and smallest field, and a
     frame's two bounds must have the same type."""
     assert library.call("_sqc_interval", text)["type"] == type_name
+
+
+class _CutRelation:
+    """A ref() that dbt has cut to a microbatch batch (its event_time_filter)."""
+
+    identifier = "events"
+    schema = "analytics"
+
+    def __init__(self) -> None:
+        from datetime import datetime
+
+        field = type("Filter", (), {})()
+        field.field_name = "event_at"
+        field.start = datetime(2024, 1, 9)
+        field.end = datetime(2024, 1, 10)
+        self.event_time_filter = field
+
+    def render(self) -> str:
+        return "analytics.events"
+
+
+@pytest.mark.parametrize(
+    ("preceding", "needed"),
+    [
+        ("1 month", "intervals of a fixed length, such as '7 days'"),
+        ("unbounded", "a frame with both ends bounded"),
+    ],
+)
+def test_a_microbatch_halo_needs_a_length_of_time(preceding: str, needed: str) -> None:
+    """Inside a batch, a RANGE frame of months has no halo of fixed length:
+    a compile error that says what it needs (it used to pass unchecked)."""
+    library = Library()
+    window = library.call(
+        "_sqc_rolling_window", "rolling_select", "sum(amount)", "event_at", "user_id",
+        "range", preceding, 0, None, "auto",
+    )  # fmt: skip
+    message = library.error("_sqc_batch_halo", _CutRelation(), window, "rolling_select")
+    assert f"it needs {needed}" in message, message
