@@ -19,7 +19,9 @@ from sqc.paths import ROOT
 from sqc.servers import Cluster, ConnectServer, Server, ThriftServer
 from sqc.testing.dbt_harness import DbtProject, connect_url, use_project_environment
 
-settings.register_profile("session", max_examples=40, deadline=None)
+# 30 examples a property on the embedded session (40 until 0.3: the suite must
+# stay under 30 minutes with the incremental_windows tests).
+settings.register_profile("session", max_examples=30, deadline=None)
 # Over a server each example is several round trips: fewer examples.
 settings.register_profile("server", max_examples=15, deadline=None)
 

@@ -74,6 +74,30 @@ def _macro(alternatives: dict[str, Any]) -> dict[str, Any]:
     return next(t for name, t in alternatives.items() if name.startswith("macro"))
 
 
+def _windows_rows() -> list[tuple[str, str]]:
+    """incremental_windows at the largest history, per model (docs/bench/windows.json)."""
+    path = BENCH / "windows.json"
+    if not path.exists():
+        return []
+    records = json.loads(path.read_text())["records"]
+    rows = []
+    for model in dict.fromkeys(r["model"] for r in records):
+        mine = [r for r in records if r["model"] == model]
+        small, large = mine[0], mine[-1]
+        medians = large["medians"]
+        rows.append((
+            f"`incremental_windows` run at {large['events'] // 1_000_000}M events of history"
+            f" ({model})",
+            f"{medians['incremental']:.2f} s: "
+            f"{medians['incremental'] / small['medians']['incremental']:.2f}x the run at "
+            f"{small['events'] // 1_000_000}M, "
+            f"{100 * medians['incremental'] / medians['full refresh']:.1f}% of a full refresh; "
+            f"with nothing new, {large['statements_medians']['incremental, nothing new']:.2f} s"
+            " of its own statements",
+        ))  # fmt: skip
+    return rows
+
+
 def measurements() -> str:
     """The README's figures, worked out from docs/bench/*.json."""
     bench = json.loads((BENCH / "bench.json").read_text())
@@ -149,6 +173,7 @@ def measurements() -> str:
             f"{large['medians']['full refresh'] / large['medians']['session_windows + write']:.2f}x"
             " `session_windows` + write",
         ),
+        *_windows_rows(),
         (
             f"a {largest:,}-row seed (the opt-in loader)",
             f"{seed['ratio_to_spark_read_csv']:.2f}x `spark.read.csv` + `saveAsTable`",
