@@ -3,7 +3,6 @@ sessions of a full rebuild over all of them, even when a run dies halfway."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import re
@@ -14,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sqc.testing import reference
-from sqc.testing.dbt_harness import DbtProject, values_sql
-from sqc.testing.seed_project import write_project
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.loads import lab_project, load_events, reset_events, shuffled_batches
 
 BASE = datetime(2024, 1, 1, 23, 59, 0)  # sessions cross midnight: two partitions
 GAP = timedelta(seconds=10)
@@ -46,25 +44,15 @@ select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.
 MODELS = {"sessions_fixed": "10 seconds", "sessions_per_row": "gap"}
 # Batch loads in all (a load is one batch into one model), per target: each
 # dbt run loads a batch into both models.
-SPLITS = {"session": 48, "thrift": 16}
+SPLITS = {"session": 32, "thrift": 16}
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
-    directory = tmp_path_factory.mktemp("incremental_lab")
-    write_project(directory)
-    project = yaml.safe_load((directory / "dbt_project.yml").read_text())
-    project["models"]["seed_lab"] = {"+file_format": "parquet"}
-    (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
-    (directory / "models").mkdir()
-    for name, gap in MODELS.items():
-        (directory / "models" / f"{name}.sql").write_text(MODEL.format(gap=gap))
-    dbt = DbtProject(directory, target=target, schema="pytest_incremental_lab")
-    dbt.invoke("deps")
-    dbt.drop_schema()
-    dbt.create_schema()
-    yield dbt
-    dbt.drop_schema()
+    models = {name: MODEL.format(gap=gap) for name, gap in MODELS.items()}
+    yield from lab_project(
+        tmp_path_factory.mktemp("incremental_lab"), models, target, "pytest_incremental_lab"
+    )
 
 
 # (user, second after BASE, per-row gap); duplicates are drawn later.
@@ -80,18 +68,11 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    table = lab.table("events")
-    lab.sql(f"drop table if exists {table}")
-    names = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
-    lab.sql(f"create table {table} ({names}) using parquet")
-    for name in MODELS:
-        lab.sql(f"drop table if exists {lab.table(name)}")
-        lab.sql(f"drop table if exists {lab.table(name + '__spark_query_catalog_pending')}")
+    reset_events(lab, COLUMNS, list(MODELS))
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
-    if rows:
-        lab.sql(f"insert into {lab.table('events')} " + values_sql(rows, COLUMNS))
+    load_events(lab, rows, COLUMNS)
 
 
 def _sessions(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
@@ -134,16 +115,7 @@ def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> li
         (i, user, BASE + timedelta(seconds=second), gap)
         for i, (user, second, gap) in enumerate(rows)
     ]
-    order = data.draw(st.permutations(events))
-    cuts = sorted(
-        data.draw(st.lists(st.integers(0, len(order)), min_size=count - 1, max_size=count - 1))
-    )
-    bounds = [0, *cuts, len(order)]
-    batches = [list(order[a:b]) for a, b in itertools.pairwise(bounds)]
-    again = data.draw(st.lists(st.sampled_from(events), max_size=4))
-    for event in again:
-        batches[data.draw(st.integers(0, count - 1))].append(event)
-    return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
+    return shuffled_batches(data, events, count)
 
 
 @pytest.mark.server

@@ -5,7 +5,6 @@ reach weeks back, and runs that die halfway."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections import Counter
@@ -15,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sqc.testing import reference
-from sqc.testing.dbt_harness import DbtProject, values_sql
-from sqc.testing.seed_project import write_project
+from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.loads import lab_project, load_events, reset_events, shuffled_batches
 
 BASE = datetime(2024, 1, 1, 23, 59, 50)  # events cross midnight: two partitions
 COLUMNS = [
@@ -74,20 +72,10 @@ def _model_sql(model: str) -> str:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
-    directory = tmp_path_factory.mktemp("windows_lab")
-    write_project(directory)
-    project = yaml.safe_load((directory / "dbt_project.yml").read_text())
-    project["models"]["seed_lab"] = {"+file_format": "parquet"}
-    (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
-    (directory / "models").mkdir()
-    for name in MODELS:
-        (directory / "models" / f"{name}.sql").write_text(_model_sql(name))
-    dbt = DbtProject(directory, target=target, schema="pytest_windows_lab")
-    dbt.invoke("deps")
-    dbt.drop_schema()
-    dbt.create_schema()
-    yield dbt
-    dbt.drop_schema()
+    models = {name: _model_sql(name) for name in MODELS}
+    yield from lab_project(
+        tmp_path_factory.mktemp("windows_lab"), models, target, "pytest_windows_lab"
+    )
 
 
 # (card, day, second after BASE on that day, amount): days far apart make the
@@ -105,18 +93,11 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    table = lab.table("events")
-    lab.sql(f"drop table if exists {table}")
-    names = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
-    lab.sql(f"create table {table} ({names}) using parquet")
-    for name in MODELS:
-        lab.sql(f"drop table if exists {lab.table(name)}")
-        lab.sql(f"drop table if exists {lab.table(name + '__spark_query_catalog_pending')}")
+    reset_events(lab, COLUMNS, list(MODELS))
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
-    if rows:
-        lab.sql(f"insert into {lab.table('events')} " + values_sql(rows, COLUMNS))
+    load_events(lab, rows, COLUMNS)
 
 
 def _table(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
@@ -158,16 +139,7 @@ def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> li
         (i, card, BASE + timedelta(days=day, seconds=second), amount)
         for i, (card, day, second, amount) in enumerate(rows)
     ]
-    order = data.draw(st.permutations(events))
-    cuts = sorted(
-        data.draw(st.lists(st.integers(0, len(order)), min_size=count - 1, max_size=count - 1))
-    )
-    bounds = [0, *cuts, len(order)]
-    batches = [list(order[a:b]) for a, b in itertools.pairwise(bounds)]
-    again = data.draw(st.lists(st.sampled_from(events), max_size=4))
-    for event in again:
-        batches[data.draw(st.integers(0, count - 1))].append(event)
-    return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
+    return shuffled_batches(data, events, count)
 
 
 @pytest.mark.server
@@ -203,8 +175,11 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
 
 
-@pytest.mark.server
-@pytest.mark.parametrize("stop_after", ["pending", "overwrite"])
+# Both kill points on the session; on a server, the later one (its repair
+# re-applies the pending table and records the watermark).
+@pytest.mark.parametrize(
+    "stop_after", [pytest.param("pending"), pytest.param("overwrite", marks=pytest.mark.server)]
+)
 def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_after: str) -> None:
     """A run stopped after writing its pending table, or after overwriting the
     partitions, then run again, gives what an uninterrupted run gives."""

@@ -97,7 +97,9 @@ def _check(project: DbtProject, compiled: dict[Any, str], rows: list[Any], gap_k
     assert outputs["gaps_and_islands"] == outputs["session_window"]
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+# 20 random examples a gap kind (and the explicit ones): each
+# compares both session methods with the reference.
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=20)
 @given(rows=event_rows)
 @example(rows=[("a", 0, None), ("a", 10, None), ("a", 20, None), ("a", 31, None)])
 @example(rows=[("a", 0, None), ("a", 0, None), ("b", 9, None), ("b", None, None)])
@@ -108,7 +110,7 @@ def test_fixed_gap_matches_reference(
     _check(project, compiled, rows, "fixed")
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=20)
 @given(rows=event_rows)
 @example(
     # A long gap keeps the session open past later, shorter gaps.

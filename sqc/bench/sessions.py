@@ -38,12 +38,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from tqdm import tqdm
 
 from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_bench_environment
-from sqc.testing.seed_project import write_project
+from sqc.testing.loads import write_lab
 
 OUTPUT = ROOT / "docs" / "bench"
 SCHEMA = "bench_sessions"
@@ -126,12 +125,7 @@ class Lab:
 
     def __init__(self) -> None:
         directory = Path(tempfile.mkdtemp(prefix="bench_sessions_"))
-        write_project(directory)
-        project = yaml.safe_load((directory / "dbt_project.yml").read_text())
-        project["models"]["seed_lab"] = {"+file_format": "parquet"}
-        (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
-        (directory / "models").mkdir()
-        (directory / "models" / "sessions.sql").write_text(MODEL)
+        write_lab(directory, {"sessions": MODEL})
         self.schema = SCHEMA
         self.dbt = DbtProject(directory, schema=SCHEMA)
         self.dbt.invoke("deps")

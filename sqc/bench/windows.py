@@ -38,13 +38,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
 from tqdm import tqdm
 
 from sqc.bench.sessions import DAILY_EVENTS, USERS, Lab, _input_since, _next_job
 from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_bench_environment
-from sqc.testing.seed_project import write_project
+from sqc.testing.loads import write_lab
 
 OUTPUT = ROOT / "docs" / "bench"
 SCHEMA = "bench_windows"
@@ -91,13 +90,7 @@ class WindowsLab(Lab):
 
     def __init__(self) -> None:
         directory = Path(tempfile.mkdtemp(prefix="bench_windows_"))
-        write_project(directory)
-        project = yaml.safe_load((directory / "dbt_project.yml").read_text())
-        project["models"]["seed_lab"] = {"+file_format": "parquet"}
-        (directory / "dbt_project.yml").write_text(yaml.safe_dump(project, sort_keys=False))
-        (directory / "models").mkdir()
-        for name, config in MODELS.values():
-            (directory / "models" / f"{name}.sql").write_text(config + EVENTS)
+        write_lab(directory, {name: config + EVENTS for name, config in MODELS.values()})
         self.schema = SCHEMA
         self.dbt = DbtProject(directory, schema=SCHEMA)
         self.dbt.invoke("deps")

@@ -22,10 +22,9 @@
 -#}
 {% materialization incremental_sessions, adapter="spark" %}
     {%- set settings = spark_query_catalog._sqc_incremental_sessions_config() -%}
-    {%- set target_relation = this.incorporate(type="table") -%}
-    {%- set pending = this.incorporate(path={"identifier": this.identifier ~ "__spark_query_catalog_pending"}, type="table") -%}
-    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set pending_existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=pending.identifier) -%}
+    {%- set relations = spark_query_catalog._sqc_incremental_relations() -%}
+    {%- set target_relation, pending = relations.target, relations.pending -%}
+    {%- set existing, pending_existing = relations.existing, relations.pending_existing -%}
 
     {{ run_hooks(pre_hooks) }}
 

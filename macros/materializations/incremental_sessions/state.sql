@@ -14,6 +14,19 @@
     their sessions to the same result.
 -#}
 
+{#- The model's table and its pending table (incremental_sessions and
+    incremental_windows), and what of each exists. -#}
+{% macro _sqc_incremental_relations() %}
+    {%- set pending = this.incorporate(path={"identifier": this.identifier ~ "__spark_query_catalog_pending"}, type="table") -%}
+    {{- return({
+        "target": this.incorporate(type="table"),
+        "pending": pending,
+        "existing": adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier),
+        "pending_existing": adapter.get_relation(database=this.database, schema=this.schema, identifier=pending.identifier)
+    }) -}}
+{% endmacro %}
+
+
 {#- The stored table: its relation, its columns (read once per run) and its state. -#}
 {% macro _sqc_session_table(relation) %}
     {%- set stored = adapter.get_columns_in_relation(relation) -%}

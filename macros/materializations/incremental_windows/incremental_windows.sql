@@ -11,8 +11,8 @@
     What a run does, one job per file of this folder (the table's state,
     the pending table and its apply are incremental_sessions'):
       config.sql      reads and checks the model's config
-      bounds.sql      two small questions: the new events' span, and the
-                      stored rows they change and need
+      bounds.sql      the new events' span, and for ROWS frames how far back
+                      the keys of new events must be read
       statements.sql  the SQL: the run's events view, the full refresh, the
                       new content of the touched partitions
 
@@ -22,10 +22,9 @@
 -#}
 {% materialization incremental_windows, adapter="spark" %}
     {%- set settings = spark_query_catalog._sqc_incremental_windows_config() -%}
-    {%- set target_relation = this.incorporate(type="table") -%}
-    {%- set pending = this.incorporate(path={"identifier": this.identifier ~ "__spark_query_catalog_pending"}, type="table") -%}
-    {%- set existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
-    {%- set pending_existing = adapter.get_relation(database=this.database, schema=this.schema, identifier=pending.identifier) -%}
+    {%- set relations = spark_query_catalog._sqc_incremental_relations() -%}
+    {%- set target_relation, pending = relations.target, relations.pending -%}
+    {%- set existing, pending_existing = relations.existing, relations.pending_existing -%}
 
     {{ run_hooks(pre_hooks) }}
 
