@@ -84,20 +84,24 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     """dbt build: every public macro on a ref, a view, a quoted source, a
     Relation without a schema, a temporary view's name, a global temporary
     view, schema- and catalog-qualified names, and an ephemeral model with
-    values given, and a feature table under incremental_windows, each output
-    equal to rows worked out by hand; and none of the package's tables (or
-    temporary views) in the consumer's schema."""
+    values given, a feature table under incremental_windows and one under
+    dbt's microbatch (three yearly batches whose frames reach over their
+    edges), each output equal to rows worked out by hand; and none of the
+    package's tables (or temporary views) in the consumer's schema."""
     result = consumer.invoke("build")
     statuses = {r.node.name: str(r.status) for r in result.result.results}
     assert set(statuses.values()) <= {"success", "pass"}, statuses
     checks = {name for name in statuses if name.startswith("every_macro_on_")}
     assert len(checks) == 8, checks
     assert "consumer_models" in statuses
+    assert statuses["reading_features_by_batch"] == "success"
     tables = {row.tableName for row in consumer.sql(f"show tables in {consumer.schema}")}
+    # dbt-spark stages each microbatch batch in a temporary view of its own.
+    consumer.sql("drop view if exists reading_features_by_batch__dbt_tmp")
     assert tables == {
-        "events", "metrics", "teams", "expected_macro_outputs", "events_view",
+        "events", "metrics", "teams", "readings", "expected_macro_outputs", "events_view",
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
-        "user_event_features",
+        "user_event_features", "reading_features_by_batch", "reading_features_by_batch__dbt_tmp",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
 
 
