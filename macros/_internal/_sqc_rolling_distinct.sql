@@ -27,6 +27,15 @@
     first of each value counts +1 before them and -1 after them, later ones
     +1 and -1 at one place, so the NULL-key rows count the values of the
     NULL-key rows (Spark's frame for a NULL key) and leave the rest at 0.
+
+    ROWS frames take a leaner form of the same count
+    (_sqc_linear_distinct_rows_sql): positions are row numbers, so the
+    frame's non-NULL values are two running counts in the window that
+    numbers the rows, and only repeats need records (at most two a row; one
+    for a row out of reach of its previous occurrence). Measured on 4M rows,
+    ROWS 1,000, 97 values a key: 1.15-1.3x faster than the three records.
+    For RANGE frames the same needs a count in the order key's order over
+    the records, which costs what the records save (measured: the same time).
 -#}
 {#- {"arguments": [...]} of `count(distinct a[, b ...])`, or none. -#}
 {% macro _sqc_parse_distinct_count(expression) %}
@@ -235,10 +244,7 @@
     {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
     {%- set ctes = [{"name": "rolling_source", "columns": source_columns, "from": relation_sql | indent(4) ~ distribute}] -%}
     {%- if axis.position is none -%}
-        {%- set numbering_window = {"partition_clause": partition_clause, "order_keys": order_keys} -%}
-        {%- do ctes.append({"name": "rolling_rows", "from": "rolling_source", "columns": [
-            "*", "row_number()" ~ spark_query_catalog._sqc_over_sql(numbering_window, none, 8) ~ " as rolling_position"
-        ]}) -%}
+        {{- return(spark_query_catalog._sqc_linear_distinct_rows_sql(ctes, window, distincts, keys, order_keys)) -}}
     {%- endif -%}
 
     {#- Where each value last occurred, as the start of the run after which
@@ -305,6 +311,136 @@
     {%- set count_columns = ["kind", "row_values"] -%}
     {%- for distinct in distincts -%}
         {%- do count_columns.append("sum(change_" ~ loop.index0 ~ ")"
+            ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
+            ~ " as count_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_counts", "from": "rolling_changes", "columns": count_columns}) -%}
+    {%- set select = ["rolling_counts.row_values.*"] -%}
+    {%- for distinct in distincts -%}
+        {%- do select.append("rolling_counts.count_" ~ loop.index0 ~ " as " ~ distinct.alias) -%}
+    {%- endfor -%}
+    {{- return(spark_query_catalog._sqc_with_sql(ctes, "select\n" ~ spark_query_catalog._sqc_list_lines(select, 4)
+        ~ "\nfrom rolling_counts\nwhere rolling_counts.kind = 1")) -}}
+{% endmacro %}
+
+
+{#- The ROWS form, after rolling_source (`ctes`): the row number is the
+    position, and the frame's non-NULL values are counted in the same sorted
+    window that numbers the rows (two running counts: to the frame's end and
+    to just before its start, `present`). From them it takes the repeats:
+    row j whose value last occurred at p is a repeat in the frames that hold
+    both, those of the rows from P(j) - hi to P(p) - lo (when that run is not
+    empty: the two are within the frame's width). A record of +1 where the
+    run starts (the row's own record when hi is 0) and of -1 after it ends;
+    a running sum of them in the rows' order is each row's repeats, and its
+    distinct count is present - repeats. A row whose previous occurrence is
+    out of reach brings no record but its own: with many values a key,
+    about one record a row, with few, two (the RANGE form brings three). -#}
+{% macro _sqc_linear_distinct_rows_sql(ctes, window, distincts, keys, order_keys) %}
+    {%- set axis = spark_query_catalog._sqc_distinct_axis(window) -%}
+    {%- set partition_clause = ("partition by " ~ keys | join(", ")) if keys else "" -%}
+    {%- set numbering_window = {"partition_clause": partition_clause, "order_keys": order_keys} -%}
+    {%- set frames = spark_query_catalog._sqc_prefix_frames(window, none) -%}
+    {%- set numbered = ["*", "row_number()" ~ spark_query_catalog._sqc_over_sql(numbering_window, none, 8) ~ " as rolling_position"] -%}
+    {%- for distinct in distincts -%}
+        {%- set value = "rolling_" ~ loop.index0 ~ "_value" -%}
+        {%- do numbered.append("count(" ~ value ~ ")" ~ spark_query_catalog._sqc_over_sql(numbering_window, frames.end, 8)
+            ~ " - count(" ~ value ~ ")" ~ spark_query_catalog._sqc_over_sql(numbering_window, frames.before, 8)
+            ~ " as rolling_" ~ loop.index0 ~ "_present") -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_rows", "from": "rolling_source", "columns": numbered}) -%}
+
+    {#- The last row whose frame holds each value's previous occurrence. -#}
+    {%- set previous_columns = ["*"] -%}
+    {%- for distinct in distincts -%}
+        {%- set value_window = {
+            "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
+            "order_keys": ["rolling_position"]
+        } -%}
+        {%- do previous_columns.append("lag(rolling_position)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
+            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ " as rolling_" ~ loop.index0 ~ "_previous_end") -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_previous", "from": "rolling_rows", "columns": previous_columns}) -%}
+    {%- set repeat_columns = ["*"] -%}
+    {%- for distinct in distincts -%}
+        {%- set index = loop.index0 | string -%}
+        {%- do repeat_columns.append(spark_query_catalog._sqc_indented("(\n    rolling_" ~ index ~ "_value is not null\n"
+            ~ "    and rolling_" ~ index ~ "_previous_end >= rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi)
+            ~ "\n) as rolling_" ~ index ~ "_repeat", 8)) -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_repeats", "from": "rolling_previous", "columns": repeat_columns}) -%}
+
+    {#- Each row's record (kind 1), and for each count its repeat's +1 (kind
+        0, at the rows there; on the row's own record when hi is 0) and -1
+        (kind 2: after the rows there). -#}
+    {%- set hi = axis.hi | int -%}
+    {%- set fields = [] -%}
+    {%- for distinct in distincts -%}
+        {%- do fields.append(["change_" ~ loop.index0, ("if(rolling_" ~ loop.index0 ~ "_repeat, 1, 0)") if hi == 0 else "0", "null"]) -%}
+    {%- endfor -%}
+    {%- set row_fields = ["'position', rolling_position", "'kind', 1"] -%}
+    {%- for field in fields -%}
+        {%- do row_fields.append("'" ~ field[0] ~ "', " ~ field[1]) -%}
+    {%- endfor -%}
+    {%- for distinct in distincts -%}
+        {%- do row_fields.append("'present_" ~ loop.index0 ~ "', rolling_" ~ loop.index0 ~ "_present") -%}
+    {%- endfor -%}
+    {%- do row_fields.append("'row_values', rolling_values") -%}
+    {%- set records = ["named_struct(\n    " ~ row_fields | join(",\n    ") ~ "\n)"] -%}
+    {%- set repeats = [] -%}
+    {%- for distinct in distincts -%}
+        {%- do repeats.append("rolling_" ~ loop.index0 ~ "_repeat") -%}
+    {%- endfor -%}
+    {#- (when, position, kind, change of each count) -#}
+    {%- set changes = [] -%}
+    {%- if hi != 0 -%}
+        {%- set starts = [] -%}
+        {%- for repeat in repeats -%}
+            {%- do starts.append(("if(" ~ repeat ~ ", 1, 0)") if repeats | length > 1 else "1") -%}
+        {%- endfor -%}
+        {%- do changes.append((repeats | join(" or "), "rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi), 0, starts)) -%}
+    {%- endif -%}
+    {%- for repeat in repeats -%}
+        {%- set index = loop.index0 -%}
+        {%- set ends = [] -%}
+        {%- for other in repeats -%}
+            {%- do ends.append("-1" if loop.index0 == index else "0") -%}
+        {%- endfor -%}
+        {%- do changes.append((repeat, "rolling_" ~ index ~ "_previous_end", 2, ends)) -%}
+    {%- endfor -%}
+    {%- for when, position, kind, values in changes -%}
+        {%- set change_fields = ["'position', " ~ position, "'kind', " ~ kind] -%}
+        {%- for value in values -%}
+            {%- do change_fields.append("'change_" ~ loop.index0 ~ "', " ~ value) -%}
+        {%- endfor -%}
+        {%- for value in values -%}
+            {%- do change_fields.append("'present_" ~ loop.index0 ~ "', null") -%}
+        {%- endfor -%}
+        {%- do change_fields.append("'row_values', null") -%}
+        {%- do records.append("if(\n    " ~ when ~ ",\n    named_struct(\n        "
+            ~ change_fields | join(",\n        ") ~ "\n    ),\n    null\n)") -%}
+    {%- endfor -%}
+    {%- set indented_records = [] -%}
+    {%- for record in records -%}
+        {%- do indented_records.append(spark_query_catalog._sqc_indented(record, 16)) -%}
+    {%- endfor -%}
+    {%- set record_columns = [] -%}
+    {%- for distinct in distincts -%}
+        {%- do record_columns.append("rolling_records.change_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- for distinct in distincts -%}
+        {%- do record_columns.append("rolling_records.present_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_changes", "from": "rolling_repeats\n        lateral view inline(filter(\n"
+        ~ "            array(\n" ~ spark_query_catalog._sqc_list_lines(indented_records, 16) ~ "\n            ),\n"
+        ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
+        "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
+            + ["rolling_records.position", "rolling_records.kind"] + record_columns + ["rolling_records.row_values"]}) -%}
+
+    {%- set running_window = {"partition_clause": partition_clause, "order_keys": ["position", "kind"]} -%}
+    {%- set count_columns = ["kind", "row_values"] -%}
+    {%- for distinct in distincts -%}
+        {%- do count_columns.append("present_" ~ loop.index0 ~ " - sum(change_" ~ loop.index0 ~ ")"
             ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
             ~ " as count_" ~ loop.index0) -%}
     {%- endfor -%}

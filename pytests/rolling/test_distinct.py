@@ -63,11 +63,12 @@ def distinct_sql(distinct_view: DbtProject) -> dict[tuple[tuple[int, int], str],
 
 
 def test_the_forms_are_what_they_say(distinct_sql: dict[Any, str]) -> None:
-    """The linear form has no set and no sliding frame; the native one is
-    Spark's frame over a set."""
+    """The linear form has no set and no sliding frame (every frame grows
+    from the partition's start); the native one is Spark's frame over a set."""
     linear, native = distinct_sql[(3, 0), "linear"], distinct_sql[(3, 0), "native"]
-    assert "collect_set" not in linear and "lateral view inline(array(" in linear
-    assert "preceding and" not in linear.replace("unbounded preceding and current row", "")
+    assert "collect_set" not in linear and "lateral view inline(" in linear
+    frames = re.findall(r"(?:rows|range) between (\w+ \w+) and", linear)
+    assert frames and set(frames) == {"unbounded preceding"}
     assert native.count("size(collect_set(") == 2
     assert "rows between 3 preceding and current row" in native
 

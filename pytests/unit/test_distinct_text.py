@@ -54,11 +54,81 @@ def test_rolling_writes_the_set_over_spark_frame(library: Library) -> None:
 
 
 def test_rolling_select_counts_in_linear_form(library: Library) -> None:
+    """ROWS: the frame's non-NULL values counted in the window that numbers
+    the rows; a repeat's +1 on the row's own record (the frame ends at the
+    row) and its -1 after the last row whose frame holds the previous
+    occurrence; a row out of reach of its previous occurrence brings no
+    other record."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)'}, 'id', "
         "partition_by='store_id', preceding=999) }}"
     )
     assert "collect_set" not in sql
+    assert (
+        "        count(rolling_0_value) over (\n"
+        "            partition by rolling_key_0\n"
+        "            order by rolling_order_0\n"
+        "            rows between unbounded preceding and current row\n"
+        "        ) - count(rolling_0_value) over (\n"
+        "            partition by rolling_key_0\n"
+        "            order by rolling_order_0\n"
+        "            rows between unbounded preceding and 1000 preceding\n"
+        "        ) as rolling_0_present\n"
+    ) in sql
+    assert ") + 999 as rolling_0_previous_end\n" in sql
+    assert (
+        "            rolling_0_value is not null\n"
+        "            and rolling_0_previous_end >= rolling_position\n"
+        "        ) as rolling_0_repeat\n"
+    ) in sql
+    assert "'change_0', if(rolling_0_repeat, 1, 0),\n" in sql
+    assert (
+        "                if(\n"
+        "                    rolling_0_repeat,\n"
+        "                    named_struct(\n"
+        "                        'position', rolling_0_previous_end,\n"
+        "                        'kind', 2,\n"
+        "                        'change_0', -1,\n"
+    ) in sql
+    assert "rolling_record -> rolling_record is not null" in sql
+    assert sql.endswith(
+        "select\n    rolling_counts.row_values.*,\n    rolling_counts.count_0 as customers\n"
+        "from rolling_counts\nwhere rolling_counts.kind = 1"
+    )
+    assert "present_0 - sum(change_0) over (" in sql
+
+
+def test_a_frame_ending_after_the_row_starts_repeats_on_a_record_of_their_own(
+    library: Library,
+) -> None:
+    """With hi > 0 a repeat counts from P(j) - hi: one record there for every
+    count whose row repeats, before the rows at that position (kind 0)."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)', "
+        "'p': 'count(distinct customer, price)'}, 'id', partition_by='store_id', "
+        "preceding=5, following=2, method='linear') }}"
+    )
+    assert (
+        "                    rolling_0_repeat or rolling_1_repeat,\n"
+        "                    named_struct(\n"
+        "                        'position', rolling_position - 2,\n"
+        "                        'kind', 0,\n"
+        "                        'change_0', if(rolling_0_repeat, 1, 0),\n"
+        "                        'change_1', if(rolling_1_repeat, 1, 0),\n"
+    ) in sql
+    assert "and rolling_1_previous_end >= rolling_position - 2\n" in sql
+    assert "rows between unbounded preceding and 6 preceding" in sql
+
+
+def test_range_frames_keep_three_records_a_row(library: Library) -> None:
+    """RANGE: every row's +1 where it starts to count (after its previous
+    occurrence's run) and -1 after its own: counted without a window over
+    the keys' order (measured: a count in that order costs what the records
+    save)."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)'}, "
+        "'sold_at', partition_by='store_id', frame='range', preceding='7 days') }}"
+    )
     assert (
         "'at', greatest(\n"
         "                    named_struct('position', rolling_position, 'kind', 0),\n"
@@ -66,12 +136,7 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
         "                ),\n"
         "                'change_0', if(rolling_0_value is null, 0, 1),"
     ) in sql
-    # The previous occurrence's run, and the row's own, end after position + 999.
-    assert sql.count("'position', rolling_position + 999,\n") == 2
-    assert sql.endswith(
-        "select\n    rolling_counts.row_values.*,\n    rolling_counts.count_0 as customers\n"
-        "from rolling_counts\nwhere rolling_counts.kind = 1"
-    )
+    assert "lateral view inline(array(" in sql
 
 
 @pytest.mark.parametrize(
