@@ -307,20 +307,7 @@
         "columns": keys | map("replace", "rolling_key_", "rolling_previous.rolling_key_") | list + ["rolling_records.at.position", "rolling_records.at.kind"] + change_columns
             + ["rolling_records.row_values"]}) -%}
 
-    {%- set running_window = {"partition_clause": partition_clause, "order_keys": ["position", "kind"]} -%}
-    {%- set count_columns = ["kind", "row_values"] -%}
-    {%- for distinct in distincts -%}
-        {%- do count_columns.append("sum(change_" ~ loop.index0 ~ ")"
-            ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
-            ~ " as count_" ~ loop.index0) -%}
-    {%- endfor -%}
-    {%- do ctes.append({"name": "rolling_counts", "from": "rolling_changes", "columns": count_columns}) -%}
-    {%- set select = ["rolling_counts.row_values.*"] -%}
-    {%- for distinct in distincts -%}
-        {%- do select.append("rolling_counts.count_" ~ loop.index0 ~ " as " ~ distinct.alias) -%}
-    {%- endfor -%}
-    {{- return(spark_query_catalog._sqc_with_sql(ctes, "select\n" ~ spark_query_catalog._sqc_list_lines(select, 4)
-        ~ "\nfrom rolling_counts\nwhere rolling_counts.kind = 1")) -}}
+    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, "")) -}}
 {% endmacro %}
 
 
@@ -437,10 +424,19 @@
         "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
             + ["rolling_records.position", "rolling_records.kind"] + record_columns + ["rolling_records.row_values"]}) -%}
 
+    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, "present_")) -}}
+{% endmacro %}
+
+
+{#- The last two steps of either form, after rolling_changes (`ctes`): each
+    count's running sum of its changes in (position, kind) order, subtracted
+    from the column `<present>N` when `present` is given, and the rows' own
+    records with their counts. -#}
+{% macro _sqc_distinct_counts_sql(ctes, distincts, partition_clause, present) %}
     {%- set running_window = {"partition_clause": partition_clause, "order_keys": ["position", "kind"]} -%}
     {%- set count_columns = ["kind", "row_values"] -%}
     {%- for distinct in distincts -%}
-        {%- do count_columns.append("present_" ~ loop.index0 ~ " - sum(change_" ~ loop.index0 ~ ")"
+        {%- do count_columns.append((present ~ loop.index0 ~ " - " if present else "") ~ "sum(change_" ~ loop.index0 ~ ")"
             ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
             ~ " as count_" ~ loop.index0) -%}
     {%- endfor -%}
