@@ -217,6 +217,43 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert f"{model}__spark_query_catalog_pending" not in tables
 
 
+def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) -> None:
+    """A key long unseen reads its stored rows from before the run's probe
+    (a second question finds from which date); a key seen for the first
+    time has none, and its run asks only the first question. Both equal
+    the reference and a full rebuild."""
+    model = "features"
+    first = [
+        (1, "a", BASE, 1, 1),
+        (2, "a", BASE + timedelta(seconds=2), 2, 1),
+        (3, "a", BASE + timedelta(seconds=4), 3, 1),
+        (4, "b", BASE + timedelta(days=29), 1, 1),
+        (5, "b", BASE + timedelta(days=30), 2, 1),
+    ]
+    # a again 30 days on: its 3-row frame holds all three rows of day 0.
+    second = [
+        (6, "b", BASE + timedelta(days=30, seconds=10), 4, 2),
+        (7, "a", BASE + timedelta(days=30, seconds=20), 0, 2),
+    ]
+    third = [(8, "c", BASE + timedelta(days=30, seconds=30), 2, 3)]  # c: a new key
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", model)
+    asked = []
+    for batch in (second, third):
+        _load(lab, batch)
+        lab.invoke("run", "--select", model)
+        asked.append(sum("as older_from" in query for query in lab.queries))
+    assert asked == [1, 0]
+    table = _table(lab, model)
+    assert _windows_only(table) == _expected(first + second + third, model)
+    by_id = {row[0]: dict(zip(MODELS[model], row[5:-2], strict=True)) for row in table}
+    assert by_id[7]["amount_max_3"] == 3 and by_id[7]["amount_sum_2_1"] == 5
+    assert by_id[3]["amount_sum_2_1"] == 6  # 1 + 2 + 3 and a's new 0, a month on
+    lab.invoke("run", "--select", model, "--full-refresh")
+    assert _table(lab, model) == table
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [

@@ -110,6 +110,46 @@ def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
     assert "event_at <= windows_last_new + interval 604800 seconds" in text
 
 
+@pytest.mark.parametrize(("older_rows", "older"), [(0, None), (12, "2024-02-11")])
+def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
+    older_rows: int, older: str | None
+) -> None:
+    """ROWS frames: a first question over the nearby rows alone (one pass of
+    ranks): the days back the run reads, and how many stored rows the keys
+    short of rows there have before probe_start. None (every key is
+    covered, or seen for the first time): the run reads no older rows, and
+    asks nothing more. Some: a second question, over them too, for the date
+    from which they are needed. Every question lint-clean."""
+    table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}}
+    answers = [
+        ("select\n    count(*) as new_events", [(7, "2024-03-10", "2024-03-11")]),
+        ("with new_events as", [(older_rows, 21)]),
+        ("with new_events as", [("2024-02-11", 22)]),
+        ("alter table analytics.features set tblproperties", []),
+    ]
+    library = Library(model_config=CONFIG, answers=answers)
+    settings = library.call("_sqc_incremental_windows_config")
+    bounds = library.call("_sqc_window_bounds", settings, table, EVENTS)
+    assert bounds["older"] == older
+    assert bounds["probe_start"] == "2024-02-17"  # 20 days and 2 before the first new
+    questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
+    assert len(questions) == (2 if older_rows else 1)
+    first = questions[0]
+    assert _lint(first) == []
+    assert first.count("count_if(") == 2  # one pass of ranks: before and after
+    assert "from older_rows" in first and "stored_reads" not in first
+    assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in first
+    if older_rows:
+        assert _lint(questions[1]) == []
+        assert questions[1].count("count_if(") == 4  # the nearby pass and the whole one
+    halo = 22 if older_rows else 21
+    assert library.queries[-1] == (
+        "alter table analytics.features set tblproperties "
+        f"('spark_query_catalog.halo_days' = '{halo}')"
+    )
+    assert table["state"]["halo_days"] == halo
+
+
 def test_range_frames_only_need_no_ranks() -> None:
     windows = {k: v for k, v in WINDOWS.items() if v["frame"] == "range"}
     bounds = {**BOUNDS, "last_date": "2024-03-20", "older": None}

@@ -1,6 +1,6 @@
 """incremental_windows as history grows, beside a full rebuild, in one process.
 
-    python -m sqc.bench.windows [--days 100,400] [--runs 3]
+    python -m sqc.bench.windows [--days 100,400] [--runs 3] [--models 'rows 1,000']
 
 The events of `make bench-sessions` (100,000 a day from 10,000 users: a
 user's 10 events of a day in a burst; 100 days: 10M events, 400 days: 40M),
@@ -24,8 +24,9 @@ Timed as dbt runs the model, and as the model's own statements (Spark's
 jobs from the run's first to its last, without dbt's start-up). Every
 incremental result is checked against the full refresh, row for row, and
 beside each run the files' bytes and rows its Spark jobs read.
-Writes docs/bench/windows.json (one record per history size and model),
-docs/bench/windows.md (`--report-only` rewrites it from the json).
+Writes docs/bench/windows.json (one record per history size and model; with
+`--models`, the other models keep their records), docs/bench/windows.md
+(`--report-only` rewrites it from the json).
 """
 
 from __future__ import annotations
@@ -136,12 +137,15 @@ def _statements(lab: WindowsLab, name: str, *flags: str) -> tuple[float, float, 
     return wall, statements, read
 
 
-def measure(lab: WindowsLab, days: int, runs: int, progress: tqdm) -> list[dict[str, Any]]:
+def measure(
+    lab: WindowsLab, days: int, runs: int, progress: tqdm, models: list[str]
+) -> list[dict[str, Any]]:
     batch = lab.load(days)
     dbt = lab.dbt
     records = []
     lab.properties = {}
-    for label, (name, _) in MODELS.items():
+    for label in models:
+        name = MODELS[label][0]
         # The history alone (the model before left the batch loaded).
         dbt.sql(f"alter table {SCHEMA}.events drop if exists partition (loaded_at = 2)")
         dbt.invoke("run", "--select", name, "--full-refresh")
@@ -246,6 +250,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument(
+        "--models",
+        default=";".join(MODELS),
+        help="models to measure, separated by ';' (the others keep their records in the json)",
+    )
+    parser.add_argument(
         "--report-only", action="store_true", help="rewrite windows.md from the json"
     )
     args = parser.parse_args()
@@ -255,13 +264,21 @@ def main() -> None:
         return
     use_bench_environment(ROOT, ".state/bench_windows")
     sizes = [int(days) for days in args.days.split(",")]
+    models = [label.strip() for label in args.models.split(";")]
+    unknown = sorted(set(models) - set(MODELS))
+    if unknown:
+        parser.error(f"--models: {unknown} are not among {sorted(MODELS)}")
     lab = WindowsLab()
     records = []
-    with tqdm(total=len(sizes) * len(MODELS) * (args.runs + 1), desc="incremental windows") as bar:
+    with tqdm(total=len(sizes) * len(models) * (args.runs + 1), desc="incremental windows") as bar:
         for days in sizes:
             bar.set_postfix_str(f"{days} days")
-            records += measure(lab, days, args.runs, bar)
+            records += measure(lab, days, args.runs, bar, models)
     lab.dbt.drop_schema()
+    if set(models) != set(MODELS) and (args.output / "windows.json").exists():
+        earlier = json.loads((args.output / "windows.json").read_text())["records"]
+        records = [r for r in earlier if r["model"] not in models] + records
+        records.sort(key=lambda r: (r["days"], list(MODELS).index(r["model"])))
     write_report(records, args.output)
     print(markdown(records))
 

@@ -14,7 +14,7 @@
       last_date       the last date read (RANGE frames only)
       older           keys whose rows from probe_start fall short of what a
                       ROWS frame needs are read before it, from this date
-                      (none: no key needs to)
+                      (none: no key needs to, or none has rows before it)
     none when there are no new events. The dates of the partitions a run
     writes are asked of its events view (incremental_windows.sql).
 -#}
@@ -56,26 +56,61 @@ where
     {%- if not settings.has_rows -%}
         {{- return(bounds) -}}
     {%- endif -%}
-    {#- ROWS frames: how far back the keys short of rows must be read, and
-        how far back the run read for the others (the next run's probe). -#}
-    {%- set columns = [
-        "cast(min(case when spark_query_catalog_date < date '" ~ bounds.probe_start
-            ~ "' then spark_query_catalog_date end) as string) as older_from",
-        "max(case when windows_latest_date >= date '" ~ bounds.probe_start
-            ~ "' then datediff(to_date(windows_first_new), spark_query_catalog_date) end) as halo_days"
-    ] -%}
-    {%- set reads -%}
+    {#- ROWS frames, first from the nearby rows alone: how far back the run
+        reads (the next run's probe), and whether a key short of rows there
+        has stored rows before probe_start at all (a key seen for the first
+        time has none). Only then the second question, over those older
+        rows too: from which date they are needed. -#}
+    {%- set halo = "max(\n    case\n        when windows_latest_date >= date '" ~ bounds.probe_start
+        ~ "'\n            then datediff(\n                to_date(windows_first_new),\n                spark_query_catalog_date\n            )\n    end\n) as halo_days" -%}
+    {%- set nearby -%}
+with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
+    + [spark_query_catalog._sqc_nearby_rows_cte(settings, table, bounds)]
+    + spark_query_catalog._sqc_short_keys_ctes(settings, table, bounds)) | join(",\n\n") }},
+
+older_count as (
+    select count(*) as older_rows
+    from older_rows
+),
+
+nearby_halo as (
+    select
+        {{ halo | indent(8) }}
+    from nearby_reach
+    where
+        {{ spark_query_catalog._sqc_window_read_condition(settings) }}
+)
+
+select
+    older_count.older_rows,
+    nearby_halo.halo_days
+from older_count
+cross join nearby_halo
+    {%- endset -%}
+    {%- set probe = run_query(nearby).rows[0] -%}
+    {%- set halo_days = probe[1] -%}
+    {%- if probe[0] == 0 -%}
+        {%- do bounds.update({"older": none}) -%}
+    {%- else -%}
+        {%- set columns = [
+            "cast(min(\n        case\n            when spark_query_catalog_date < date '" ~ bounds.probe_start
+                ~ "'\n                then spark_query_catalog_date\n        end\n    ) as string) as older_from",
+            halo | indent(4)
+        ] -%}
+        {%- set reads -%}
 with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
     + spark_query_catalog._sqc_stored_reads_ctes(settings, table, bounds)) | join(",\n\n") }}
 
 select
 {{ spark_query_catalog._sqc_list_lines(columns, 4) }}
 from stored_reads
-    {%- endset -%}
-    {%- set read = run_query(reads).rows[0] -%}
-    {%- do bounds.update({"older": read[0]}) -%}
-    {%- if read[1] is not none -%}
-        {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": read[1]}) -%}
+        {%- endset -%}
+        {%- set read = run_query(reads).rows[0] -%}
+        {%- do bounds.update({"older": read[0]}) -%}
+        {%- set halo_days = read[1] -%}
+    {%- endif -%}
+    {%- if halo_days is not none -%}
+        {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": halo_days}) -%}
     {%- endif -%}
     {{- return(bounds) -}}
 {% endmacro %}

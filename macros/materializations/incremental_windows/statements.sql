@@ -223,40 +223,9 @@ new_keys as (
 -#}
 {% macro _sqc_stored_reads_ctes(settings, table, bounds) %}
     {%- set t = settings.order_by -%}
-    {%- set nearby_where = ["stored_events.spark_query_catalog_date >= date '" ~ bounds.probe_start ~ "'"] -%}
-    {%- if bounds.last_date is not none -%}
-        {%- do nearby_where.append("stored_events.spark_query_catalog_date <= date '" ~ bounds.last_date ~ "'") -%}
-    {%- endif -%}
-    {%- set ctes = [spark_query_catalog._sqc_stored_rows_cte(
-        "nearby_rows", settings, table, "new_keys", nearby_where, bounds.broadcast_new
-    )] -%}
+    {%- set ctes = [spark_query_catalog._sqc_nearby_rows_cte(settings, table, bounds)] -%}
     {%- set source = "nearby_rows" -%}
     {%- if settings.has_rows and bounds.older is not none -%}
-        {%- set resolved = ["windows_found_before >= greatest(windows_rewrite_before, "
-            ~ settings.rows_forward ~ ") + " ~ settings.rows_back] -%}
-        {%- if settings.has_range -%}
-            {%- do resolved.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
-        {%- endif -%}
-        {%- set keys = settings.key_columns | join(", ") -%}
-        {%- set short_keys -%}
-covered_keys as (
-    select distinct {{ keys }}
-    from nearby_reach
-    where
-        {{ resolved | join("\n        and ") }}
-),
-
-short_keys as (
-    select new_keys.*
-    from new_keys
-    left anti join covered_keys
-        on {{ spark_query_catalog._sqc_key_match("new_keys", "covered_keys", settings.key_columns) }}
-)
-        {%- endset -%}
-        {%- set older_where = ["stored_events.spark_query_catalog_date < date '" ~ bounds.probe_start ~ "'"] -%}
-        {%- if bounds.older != "all" -%}
-            {%- do older_where.append("stored_events.spark_query_catalog_date >= date '" ~ bounds.older ~ "'") -%}
-        {%- endif -%}
         {%- set stored_rows -%}
 stored_rows as (
     select *
@@ -266,11 +235,7 @@ stored_rows as (
     from older_rows
 )
         {%- endset -%}
-        {%- set ctes = ctes
-            + spark_query_catalog._sqc_window_flags_ctes(settings, "nearby_rows", "nearby")
-            + [short_keys, spark_query_catalog._sqc_stored_rows_cte(
-                "older_rows", settings, table, "short_keys", older_where, bounds.broadcast_new
-            ), stored_rows] -%}
+        {%- set ctes = ctes + spark_query_catalog._sqc_short_keys_ctes(settings, table, bounds) + [stored_rows] -%}
         {%- set source = "stored_rows" -%}
     {%- endif -%}
     {%- if not settings.has_rows -%}
@@ -298,6 +263,55 @@ stored_reads as (
 )
     {%- endset -%}
     {{- return(ctes + spark_query_catalog._sqc_window_flags_ctes(settings, source, "stored") + [stored_reads]) -}}
+{% endmacro %}
+
+
+{#- The stored rows of the new events' keys from probe_start (to last_date). -#}
+{% macro _sqc_nearby_rows_cte(settings, table, bounds) %}
+    {%- set nearby_where = ["stored_events.spark_query_catalog_date >= date '" ~ bounds.probe_start ~ "'"] -%}
+    {%- if bounds.last_date is not none -%}
+        {%- do nearby_where.append("stored_events.spark_query_catalog_date <= date '" ~ bounds.last_date ~ "'") -%}
+    {%- endif -%}
+    {{- return(spark_query_catalog._sqc_stored_rows_cte(
+        "nearby_rows", settings, table, "new_keys", nearby_where, bounds.broadcast_new
+    )) -}}
+{% endmacro %}
+
+
+{#- After nearby_rows, for ROWS frames: the nearby pass (its flags), the
+    keys whose nearby rows do not hold every row their frames need
+    (short_keys: new, sparse or long unseen), and their stored rows before
+    probe_start (older_rows: from bounds.older on, unless it is 'all'). -#}
+{% macro _sqc_short_keys_ctes(settings, table, bounds) %}
+    {%- set resolved = ["windows_found_before >= greatest(windows_rewrite_before, "
+        ~ settings.rows_forward ~ ") + " ~ settings.rows_back] -%}
+    {%- if settings.has_range -%}
+        {%- do resolved.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
+    {%- endif -%}
+    {%- set keys = settings.key_columns | join(", ") -%}
+    {%- set short_keys -%}
+covered_keys as (
+    select distinct {{ keys }}
+    from nearby_reach
+    where
+        {{ resolved | join("\n        and ") }}
+),
+
+short_keys as (
+    select new_keys.*
+    from new_keys
+    left anti join covered_keys
+        on {{ spark_query_catalog._sqc_key_match("new_keys", "covered_keys", settings.key_columns) }}
+)
+    {%- endset -%}
+    {%- set older_where = ["stored_events.spark_query_catalog_date < date '" ~ bounds.probe_start ~ "'"] -%}
+    {%- if bounds.older != "all" -%}
+        {%- do older_where.append("stored_events.spark_query_catalog_date >= date '" ~ bounds.older ~ "'") -%}
+    {%- endif -%}
+    {{- return(spark_query_catalog._sqc_window_flags_ctes(settings, "nearby_rows", "nearby") + [
+        short_keys,
+        spark_query_catalog._sqc_stored_rows_cte("older_rows", settings, table, "short_keys", older_where, bounds.broadcast_new)
+    ]) -}}
 {% endmacro %}
 
 
