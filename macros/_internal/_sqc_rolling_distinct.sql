@@ -361,13 +361,10 @@
         0, at the rows there; on the row's own record when hi is 0) and -1
         (kind 2: after the rows there). -#}
     {%- set hi = axis.hi | int -%}
-    {%- set fields = [] -%}
-    {%- for distinct in distincts -%}
-        {%- do fields.append(["change_" ~ loop.index0, ("if(rolling_" ~ loop.index0 ~ "_repeat, 1, 0)") if hi == 0 else "0", "null"]) -%}
-    {%- endfor -%}
     {%- set row_fields = ["'position', rolling_position", "'kind', 1"] -%}
-    {%- for field in fields -%}
-        {%- do row_fields.append("'" ~ field[0] ~ "', " ~ field[1]) -%}
+    {%- for distinct in distincts -%}
+        {%- do row_fields.append("'change_" ~ loop.index0 ~ "', "
+            ~ (("if(rolling_" ~ loop.index0 ~ "_repeat, 1, 0)") if hi == 0 else "0")) -%}
     {%- endfor -%}
     {%- for distinct in distincts -%}
         {%- do row_fields.append("'present_" ~ loop.index0 ~ "', rolling_" ~ loop.index0 ~ "_present") -%}
