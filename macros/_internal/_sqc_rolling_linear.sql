@@ -37,7 +37,8 @@
     Spark's own: a decimal(p, s) sum is decimal(p + 10, s); an avg of integers
     is a double, of decimal(p, s) a decimal(p + 4, s + 4) rounded half up, as
     Spark's Average divides, with digits enough that no earlier rounding can
-    move the result.
+    move the result. An avg of int over a frame of more than 2^22 values
+    raises plan.guard (_sqc_int_avg_guard).
 -#}
 {% macro _sqc_linear_sum_sql(window, aggregate, plan, margin) %}
     {%- set frames = spark_query_catalog._sqc_prefix_frames(window, window.key) -%}
@@ -87,6 +88,12 @@
         {%- endif -%}
         {%- do branches.append("else\n    " ~ spark_query_catalog._sqc_indented(counts, 4)) -%}
     {%- else -%}
+        {%- if plan.guard is not none -%}
+            {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > 4194304\n    then\n"
+                ~ "        raise_error(\n            "
+                ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_string_lines_sql(plan.guard, 48), 12)
+                ~ "\n        )") -%}
+        {%- endif -%}
         {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > 0\n    then\n        "
             ~ spark_query_catalog._sqc_indented(value, 8)) -%}
     {%- endif -%}

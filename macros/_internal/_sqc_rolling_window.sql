@@ -84,7 +84,8 @@
 
 {#-
     Whether the window's aggregate is computed in its linear form:
-    {"linear": bool, "argument_type": type or none}. method='linear' where
+    {"linear": bool, "argument_type": type or none, "guard": the message of
+    a run-time error the linear form raises (_sqc_int_avg_guard) or none}. method='linear' where
     there is none is an error saying why; 'auto' takes it where it is exact
     and wide enough to be faster. `helpers` says whether helper columns can
     be added (rolling_select), which min and max need.
@@ -92,7 +93,7 @@
 {% macro _sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=false) %}
     {%- set start = window.start -%}
     {%- set end = window.end -%}
-    {%- set result = {"linear": false, "argument_type": none} -%}
+    {%- set result = {"linear": false, "argument_type": none, "guard": none} -%}
     {#- Frames Spark already evaluates in one pass: from unbounded preceding,
         or the whole partition. While dbt parses, types are not known yet:
         whether there is a linear form is decided when the model compiles. -#}
@@ -126,6 +127,7 @@
         {%- else -%}
             {%- set reason = spark_query_catalog._sqc_prefix_overflow_reason(window, aggregate.function, argument_type) -%}
         {%- endif -%}
+        {%- do result.update({"guard": spark_query_catalog._sqc_int_avg_guard(window, aggregate, argument_type, macro_name)}) -%}
     {%- endif -%}
     {%- if reason is none and window.frame_kind == "range" -%}
         {%- set reason = spark_query_catalog._sqc_range_linear_reason(window) -%}
@@ -179,25 +181,44 @@
     avg of integers is a sum of doubles in Spark, in the frame's order: exact
     while every partial sum stays within 2^53, where the linear form's exact
     total divided by the count is the same double. That holds for tinyint and
-    smallint over any frame (2^31 x 2^15 = 2^46), for int over a ROWS frame
-    of up to 2^22 rows, never provably for bigint.
+    smallint over any frame (2^31 x 2^15 = 2^46), for int over a frame of up
+    to 2^22 values (_sqc_int_avg_guard: a larger frame is an error when the
+    query runs), never provably for bigint.
 -#}
 {% macro _sqc_prefix_overflow_reason(window, function, argument_type) %}
     {%- set name = argument_type | trim | lower -%}
     {%- set decimal = spark_query_catalog._sqc_decimal_parts(name) -%}
-    {%- set bounded_rows = window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
-    {%- set width = (window.end.position - window.start.position + 1) if bounded_rows else none -%}
     {%- if decimal is not none and decimal[0] > 28 -%}
         {{- return("a running total of " ~ argument_type ~ " could pass 38 digits where the frame's own sum"
             ~ " does not (linear up to decimal(28, s))") -}}
     {%- elif function == "avg" and name in ["bigint", "long"] -%}
         {{- return("Spark averages bigint as a sum of doubles, exact only within 2^53: a prefix difference"
             ~ " could differ in the last bits; cast the argument to a decimal for an exact linear form") -}}
-    {%- elif function == "avg" and name in ["int", "integer"] and (width is none or width > 4194304) -%}
-        {{- return("Spark averages int as a sum of doubles, exact only within 2^53, which holds for a ROWS frame"
-            ~ " of up to 2^22 rows; cast the argument to a decimal for an exact linear form") -}}
     {%- endif -%}
     {{- return(none) -}}
+{% endmacro %}
+
+
+{#-
+    The message of the error a linear avg of int raises on a frame of more
+    than 2^22 values, or none where no frame can hold that many. Spark sums
+    int as doubles: up to 2^22 values of at most 2^31 every partial sum stays
+    within 2^53 and is exact, so the prefix difference's exact total gives
+    the same double; past that Spark's sum could round (its sliding frame
+    and its segment tree differently), and the query stops rather than
+    answer otherwise. Checking at run time keeps RANGE frames linear: a
+    fallback would pay Spark's frame on every row for the rare large one.
+-#}
+{% macro _sqc_int_avg_guard(window, aggregate, argument_type, macro_name) %}
+    {%- set name = (argument_type or "") | trim | lower -%}
+    {%- set bounded_rows = window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
+    {%- set width = (window.end.position - window.start.position + 1) if bounded_rows else none -%}
+    {%- if aggregate.function != "avg" or name not in ["int", "integer"] or (width is not none and width <= 4194304) -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return("spark_query_catalog." ~ macro_name ~ ": " ~ aggregate.function ~ "(" ~ aggregate.argument ~ ")"
+        ~ " over a frame of more than 4194304 values: Spark sums int as doubles, which can round past 2^53;"
+        ~ " cast the argument to a decimal for an exact linear avg, or use method='native'") -}}
 {% endmacro %}
 
 

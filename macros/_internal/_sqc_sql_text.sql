@@ -60,6 +60,31 @@
 {% endmacro %}
 
 
+{#- A long string as a concat of literals of about `width` characters, one
+    a line, cut between words (each piece keeps its trailing space). -#}
+{% macro _sqc_string_lines_sql(text, width) %}
+    {%- set pieces = [] -%}
+    {%- set line = {"text": ""} -%}
+    {%- for word in (text | string).split(" ") -%}
+        {%- if line.text and (line.text ~ " " ~ word) | length > width -%}
+            {%- do pieces.append(line.text ~ " ") -%}
+            {%- do line.update({"text": word}) -%}
+        {%- else -%}
+            {%- do line.update({"text": (line.text ~ " " ~ word) if line.text else word}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- do pieces.append(line.text) -%}
+    {%- set literals = [] -%}
+    {%- for piece in pieces -%}
+        {%- do literals.append(spark_query_catalog._sqc_string_literal(piece)) -%}
+    {%- endfor -%}
+    {%- if literals | length == 1 -%}
+        {{- return(literals[0]) -}}
+    {%- endif -%}
+    {{- return("concat(\n    " ~ literals | join(",\n    ") ~ "\n)") -}}
+{% endmacro %}
+
+
 {#- A Jinja value (none, bool, number, string) as a Spark literal. -#}
 {% macro _sqc_literal(value) %}
     {%- if value is none -%}

@@ -90,3 +90,32 @@ def test_a_frame_whose_own_sum_overflows(overflow_view: DbtProject, ansi: bool) 
     linear, native = (_rows(overflow_view, sqls[m], ansi) for m in ("linear", "native"))
     assert linear == native
     assert linear["a", 3][0] == _wrapped(4 * (BIG // 2)) == -(2**63)
+
+
+def test_an_int_avg_over_more_than_2_22_values_stops(project: DbtProject) -> None:
+    """Spark sums int as doubles, exact while a frame holds up to 2^22
+    values of at most 2^31. The linear avg's frame of 2^22 + 1 values fails
+    with an error that names the macro and says what to do; the frames of
+    the rows before it, up to 2^22 values, answer."""
+    spark = project.spark()
+    spark.sql(
+        "create or replace temporary view wide_frame as "
+        f"select id, 'a' as k, cast(id % 7 as int) as i from range({2**22 + 1})"
+    )
+    try:
+        sql = project.compile_inline(
+            "{{ rolling_select('wide_frame', {'a': 'avg(i)'}, 'id', partition_by='k', "
+            f"preceding={2**22}) }}}}"
+        )
+        stops = r"rolling_select: avg\(i\) over a frame of more than 4194304 values"
+        with pytest.raises(Exception, match=stops):
+            spark.sql(f"select max(a) from ({sql})").collect()
+        # The filter stays above the window (every frame whole) and below the
+        # average's case: the frames it keeps hold up to 2^22 values.
+        last = 2**22 - 1
+        kept = spark.sql(f"select id, a from ({sql}) where id in ({last - 1}, {last})").collect()
+        assert {r.id: r.a for r in kept} == {
+            n - 1: sum(i % 7 for i in range(n)) / n for n in (2**22 - 1, 2**22)
+        }
+    finally:
+        spark.sql("drop view if exists wide_frame")

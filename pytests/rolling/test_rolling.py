@@ -130,8 +130,9 @@ LINEAR = [
     ("count(*)", "row_id", "rows", 5, -2), ("avg(v)", "row_id", "rows", -1, 3),
     ("sum(dv)", "row_id", "rows", 10, 10), ("avg(dv)", "row_id", "rows", 2, "unbounded"),
     ("sum(v)", "k", "range", 3, 0), ("count(v)", "k", "range", 1.5, 2.5),
-    # avg of int over a RANGE frame stays native (a sum of doubles): smallint
-    ("avg(cast(v as smallint))", "k desc", "range", 2, 1),
+    # avg of int or smallint: Spark's sum of doubles, exact up to 2^22 values
+    ("avg(cast(v as smallint))", "k desc", "range", 2, 1), ("avg(v)", "k", "range", 2, 1),
+    ("avg(v)", "at", "range", "1 day", 0),
     ("sum(dv)", "k nulls last", "range", 4, -2),
     ("avg(dv)", "dk", "range", 1.25, 0.5), ("count(*)", "day", "range", "2 weeks", "3 days"),
     ("sum(v)", "at", "range", "36 hours", 0), ("sum(dv)", "at desc", "range", "1 day", "1 day"),

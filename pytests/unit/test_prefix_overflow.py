@@ -47,8 +47,8 @@ def _is_linear(sql: str) -> bool:
         ("avg(small)", "preceding=999", True),
         ("avg(i)", "preceding=999", True),
         ("avg(i)", "preceding=4194303", True),
-        ("avg(i)", "preceding=4194304", False),
-        ("avg(i)", "frame='range', preceding='1 day'", False),
+        ("avg(i)", "preceding=4194304", True),
+        ("avg(i)", "frame='range', preceding='1 day'", True),
         ("avg(big)", "preceding=999", False),
         ("avg(f)", "preceding=999", False),
         ("count(big)", "preceding=999", True),
@@ -73,7 +73,6 @@ def test_a_bigint_running_total_is_a_decimal(library: Library) -> None:
     ("expression", "frame", "says"),
     [
         ("avg(big)", "preceding=999", "exact only within 2^53"),
-        ("avg(i)", "frame='range', preceding='1 day'", "ROWS frame of up to 2^22 rows"),
         ("sum(d29)", "preceding=999", "could pass 38 digits"),
     ],
 )
@@ -86,3 +85,36 @@ def test_method_linear_says_why_not(
         "relation='pytest.t', method='linear') }}"
     )
     assert "rolling" in message and "method" in message and says in message
+
+
+@pytest.mark.parametrize(
+    ("expression", "frame", "guarded"),
+    [
+        ("avg(i)", "preceding=4194303", False),
+        ("avg(i)", "preceding=4194304", True),
+        ("avg(i)", "frame='range', preceding='1 day'", True),
+        ("avg(small)", "frame='range', preceding='1 day'", False),
+        ("sum(i)", "frame='range', preceding='1 day'", False),
+    ],
+)
+def test_an_int_avg_over_more_than_2_22_values_stops(
+    library: Library, expression: str, frame: str, guarded: bool
+) -> None:
+    """Spark sums int as doubles: exact up to 2^22 values of at most 2^31.
+    A frame that could hold more raises an error that names the macro and
+    says what to do, when the frame's count passes 2^22."""
+    sql = _rolling(library, expression, frame)
+    guard = re.search(
+        r"when\s+(count\(i\).*?)\s+> 4194304\s+then\s+raise_error\(\s*concat\((.*?)\)\s*\)\s+when",
+        sql,
+        re.DOTALL,
+    )
+    assert (guard is not None) == guarded
+    if guard:
+        pieces = re.findall(r"'((?:[^'\\]|\\.)*)'", guard.group(2))
+        assert all(len(p) <= 50 for p in pieces)  # lines of a careful width
+        message = "".join(pieces).replace("\\'", "'")
+        assert message.startswith("spark_query_catalog.rolling: avg(i) over a frame of more than")
+        assert "cast the argument to a decimal" in message and "method='native'" in message
+        # The guard counts the frame's values: the same count the avg divides by.
+        assert sql.count(guard.group(1)) >= 2
