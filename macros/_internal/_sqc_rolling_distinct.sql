@@ -28,14 +28,17 @@
     +1 and -1 at one place, so the NULL-key rows count the values of the
     NULL-key rows (Spark's frame for a NULL key) and leave the rest at 0.
 
-    ROWS frames take a leaner form of the same count
+    This three-record form is kept for RANGE frames over bigint and decimal
+    keys. ROWS frames take a leaner form of the same count
     (_sqc_linear_distinct_rows_sql): positions are row numbers, so the
     frame's non-NULL values are two running counts in the window that
     numbers the rows, and only repeats need records (at most two a row; one
     for a row out of reach of its previous occurrence). Measured on 4M rows,
     ROWS 1,000, 97 values a key: 1.15-1.3x faster than the three records.
-    For RANGE frames the same needs a count in the order key's order over
-    the records, which costs what the records save (measured: the same time).
+    RANGE frames over dates, timestamps and keys of up to 32 bits take the
+    lean form too (_sqc_linear_distinct_range_sql), their values counted
+    over the records: RANGE 7 days, 4M rows, 1.13x faster with 97 values a
+    key, 1.70x with about 10,000.
 -#}
 {#- {"arguments": [...]} of `count(distinct a[, b ...])`, or none. -#}
 {% macro _sqc_parse_distinct_count(expression) %}
@@ -161,7 +164,8 @@
     units, as SQL numbers)}. -#}
 {% macro _sqc_distinct_axis(window) %}
     {%- if window.frame_kind == "rows" -%}
-        {{- return({"position": none, "lo": window.start.position | int | string, "hi": window.end.position | int | string}) -}}
+        {{- return({"position": none, "lo": window.start.position | int | string, "hi": window.end.position | int | string,
+            "counted": false}) -}}
     {%- endif -%}
     {%- set key = window.key -%}
     {%- set offsets = [] -%}
@@ -197,7 +201,22 @@
     {%- if modules.re.search("\sdesc(\s+nulls\s+(first|last))?$", window.order_keys[0] | lower) -%}
         {%- set position = "-" ~ position -%}
     {%- endif -%}
-    {{- return({"position": position, "lo": offsets[0], "hi": offsets[1]}) -}}
+    {#- Whether the frame's values can be counted on the records' axis
+        (_sqc_linear_distinct_range_sql): positions twice over, offsets
+        included, must stay far within a bigint. Positions of dates, of
+        timestamps (microseconds, years 1 to 9999: under 2^58) and of keys
+        of up to 32 bits are; a bigint's or a decimal's need not be. -#}
+    {%- set narrow = key.kind in ["date", "timestamp"]
+        or key.type in ["tinyint", "byte", "smallint", "short", "int", "integer"] -%}
+    {%- set near = (offsets[0] | int | abs) <= 2 ** 58 and (offsets[1] | int | abs) <= 2 ** 58 -%}
+    {{- return({"position": position, "lo": offsets[0], "hi": offsets[1], "counted": narrow and near}) -}}
+{% endmacro %}
+
+
+{#- The position of a NULL order key's rows in the counted RANGE form:
+    -2^60, below every key's position less any offset. -#}
+{% macro _sqc_null_key_position() %}
+    {{- return("-1152921504606846976") -}}
 {% endmacro %}
 
 
@@ -222,6 +241,10 @@
             {%- do source_columns.append(head ~ " as rolling_order_" ~ loop.index0) -%}
             {%- do order_keys.append("rolling_order_" ~ loop.index0 ~ key[head | length:]) -%}
         {%- endfor -%}
+    {%- elif axis.counted -%}
+        {#- A NULL key's rows at a position far below every key's. -#}
+        {%- do source_columns.append(spark_query_catalog._sqc_indented("coalesce(\n    " ~ axis.position ~ ",\n    "
+            ~ spark_query_catalog._sqc_null_key_position() ~ "\n) as rolling_position", 8)) -%}
     {%- else -%}
         {%- do source_columns.append(axis.position ~ " as rolling_position") -%}
     {%- endif -%}
@@ -245,6 +268,8 @@
     {%- set ctes = [{"name": "rolling_source", "columns": source_columns, "from": relation_sql | indent(4) ~ distribute}] -%}
     {%- if axis.position is none -%}
         {{- return(spark_query_catalog._sqc_linear_distinct_rows_sql(ctes, window, distincts, keys, order_keys)) -}}
+    {%- elif axis.counted -%}
+        {{- return(spark_query_catalog._sqc_linear_distinct_range_sql(ctes, window, distincts, keys, axis)) -}}
     {%- endif -%}
 
     {#- Where each value last occurred, as the start of the run after which
@@ -307,7 +332,8 @@
         "columns": keys | map("replace", "rolling_key_", "rolling_previous.rolling_key_") | list + ["rolling_records.at.position", "rolling_records.at.kind"] + change_columns
             + ["rolling_records.row_values"]}) -%}
 
-    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, "")) -}}
+    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, ["position", "kind"],
+        none, "rolling_counts.kind = 1")) -}}
 {% endmacro %}
 
 
@@ -421,20 +447,28 @@
         "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
             + ["rolling_records.position", "rolling_records.kind"] + record_columns + ["rolling_records.row_values"]}) -%}
 
-    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, "present_")) -}}
+    {%- set presents = [] -%}
+    {%- for distinct in distincts -%}
+        {%- do presents.append("present_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, ["position", "kind"],
+        presents, "rolling_counts.kind = 1")) -}}
 {% endmacro %}
 
 
-{#- The last two steps of either form, after rolling_changes (`ctes`): each
-    count's running sum of its changes in (position, kind) order, subtracted
-    from the column `<present>N` when `present` is given, and the rows' own
-    records with their counts. -#}
-{% macro _sqc_distinct_counts_sql(ctes, distincts, partition_clause, present) %}
-    {%- set running_window = {"partition_clause": partition_clause, "order_keys": ["position", "kind"]} -%}
-    {%- set count_columns = ["kind", "row_values"] -%}
+{#- The last two steps of every form, after rolling_changes (`ctes`): each
+    count's running sum of its changes in the records' order (`order_keys`;
+    over one number, a RANGE frame: records at one number count together),
+    subtracted from its frame's values (`presents`, SQL over the records,
+    when given), and the rows' own records (`rows_only`) with their counts. -#}
+{% macro _sqc_distinct_counts_sql(ctes, distincts, partition_clause, order_keys, presents, rows_only) %}
+    {%- set running_window = {"partition_clause": partition_clause, "order_keys": order_keys} -%}
+    {#- Over one number (`at`), a record's changes apply to every record at it. -#}
+    {%- set running_frame = ("range" if order_keys | length == 1 else "rows") ~ " between unbounded preceding and current row" -%}
+    {%- set count_columns = (["kind"] if "kind" in order_keys else []) + ["row_values"] -%}
     {%- for distinct in distincts -%}
-        {%- do count_columns.append((present ~ loop.index0 ~ " - " if present else "") ~ "sum(change_" ~ loop.index0 ~ ")"
-            ~ spark_query_catalog._sqc_over_sql(running_window, "rows between unbounded preceding and current row", 8)
+        {%- do count_columns.append((presents[loop.index0] ~ " - " if presents else "") ~ "sum(change_" ~ loop.index0 ~ ")"
+            ~ spark_query_catalog._sqc_over_sql(running_window, running_frame, 8)
             ~ " as count_" ~ loop.index0) -%}
     {%- endfor -%}
     {%- do ctes.append({"name": "rolling_counts", "from": "rolling_changes", "columns": count_columns}) -%}
@@ -443,7 +477,157 @@
         {%- do select.append("rolling_counts.count_" ~ loop.index0 ~ " as " ~ distinct.alias) -%}
     {%- endfor -%}
     {{- return(spark_query_catalog._sqc_with_sql(ctes, "select\n" ~ spark_query_catalog._sqc_list_lines(select, 4)
-        ~ "\nfrom rolling_counts\nwhere rolling_counts.kind = 1")) -}}
+        ~ "\nfrom rolling_counts\nwhere " ~ rows_only)) -}}
+{% endmacro %}
+
+
+{#-
+    The RANGE form over a key whose positions are small integers (dates,
+    timestamps, keys of up to 32 bits; _sqc_distinct_axis's `counted`), after
+    rolling_source (`ctes`): as the ROWS form, only repeats take records, and
+    the frame's non-NULL values are counted over the records themselves.
+    Every record is at one number: a row and a change that applies to the
+    rows at position P at 2P, a change that applies after them at 2P + 1.
+    One window in that number's order runs the changes (a RANGE frame, so
+    that a change counts for every row at its number: equal keys share a
+    frame, as in Spark) and counts the row records' values in the frame with
+    two RANGE prefix frames: the rows at positions [P + lo, P + hi] are the
+    records at [at + 2 lo, at + 2 hi]. Row j whose value last occurred at p
+    is a repeat in the frames of the rows from P(j) - hi to P(p) - lo: +1 at
+    2 (P(j) - hi), on the row's own record when hi is 0, and -1 at
+    2 (P(p) - lo) + 1. NULL order keys are at -2^60, out of every other
+    row's reach, where Spark's frame for them (their own rows) is the frame
+    at that position whenever the frame holds its row; when it does not
+    (lo > 0 or hi < 0) they are told apart and counted over their own rows.
+    A row brings one record, two when it is a repeat (three if hi is not
+    0); the three-record form brings three.
+-#}
+{% macro _sqc_linear_distinct_range_sql(ctes, window, distincts, keys, axis) %}
+    {%- set partition_clause = ("partition by " ~ keys | join(", ")) if keys else "" -%}
+    {%- set lo = axis.lo | int -%}
+    {%- set hi = axis.hi | int -%}
+    {#- Frames that do not hold their own row: a NULL key's frame must be
+        told from the empty frame at its position. -#}
+    {%- set apart = lo > 0 or hi < 0 -%}
+
+    {#- The last position whose frame holds each value's previous occurrence. -#}
+    {%- set previous_columns = ["*"] -%}
+    {%- if apart -%}
+        {%- do previous_columns.append("rolling_position = " ~ spark_query_catalog._sqc_null_key_position()
+            ~ " as rolling_null_key") -%}
+    {%- endif -%}
+    {%- for distinct in distincts -%}
+        {%- set value_window = {
+            "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
+            "order_keys": ["rolling_position"]
+        } -%}
+        {%- do previous_columns.append("lag(rolling_position)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
+            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ " as rolling_" ~ loop.index0 ~ "_previous_end") -%}
+    {%- endfor -%}
+    {%- do ctes.append({"name": "rolling_previous", "from": ctes[-1].name, "columns": previous_columns}) -%}
+
+    {#- Where a repeat's +1 (shared by the counts) and each count's -1 apply;
+        a NULL key's apply to its own rows alone. -#}
+    {%- set start = "rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi) -%}
+    {%- set repeat_columns = ["*"] -%}
+    {%- set repeats = [] -%}
+    {%- set stops = [] -%}
+    {%- for distinct in distincts -%}
+        {%- set index = loop.index0 | string -%}
+        {%- do repeats.append("rolling_" ~ index ~ "_repeat") -%}
+        {%- do repeat_columns.append(spark_query_catalog._sqc_indented("(\n    rolling_" ~ index ~ "_value is not null\n"
+            ~ "    and rolling_" ~ index ~ "_previous_end >= " ~ start ~ "\n) as rolling_" ~ index ~ "_repeat", 8)) -%}
+        {%- if apart -%}
+            {%- do repeat_columns.append(spark_query_catalog._sqc_indented("if(\n    rolling_null_key, rolling_position, rolling_"
+                ~ index ~ "_previous_end\n) as rolling_" ~ index ~ "_stop", 8)) -%}
+            {%- do stops.append("rolling_" ~ index ~ "_stop") -%}
+        {%- else -%}
+            {%- do stops.append("rolling_" ~ index ~ "_previous_end") -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if apart -%}
+        {%- do repeat_columns.append(spark_query_catalog._sqc_indented("if(\n    rolling_null_key, rolling_position, "
+            ~ start ~ "\n) as rolling_start", 8)) -%}
+        {%- set start = "rolling_start" -%}
+    {%- elif start != "rolling_position" -%}
+        {%- set start = "(" ~ start ~ ")" -%}
+    {%- endif -%}
+    {%- do ctes.append({"name": "rolling_repeats", "from": "rolling_previous", "columns": repeat_columns}) -%}
+
+    {#- Each row's record, then the repeats' +1 and each count's -1. -#}
+    {%- set row_changes = [] -%}
+    {%- set starts = [] -%}
+    {%- for repeat in repeats -%}
+        {%- do row_changes.append(("if(" ~ repeat ~ ", 1, 0)") if hi == 0 else "0") -%}
+        {%- do starts.append(("if(" ~ repeat ~ ", 1, 0)") if repeats | length > 1 else "1") -%}
+    {%- endfor -%}
+    {#- (when, at, change of each count, value of each count, null key) -#}
+    {%- set records = [("", "rolling_position * 2", row_changes, "rolling_{}_value", "rolling_null_key")] -%}
+    {%- if hi != 0 -%}
+        {%- do records.append((repeats | join(" or "), start ~ " * 2", starts, "null", "null")) -%}
+    {%- endif -%}
+    {%- for repeat in repeats -%}
+        {%- set index = loop.index0 -%}
+        {%- set ends = [] -%}
+        {%- for other in repeats -%}
+            {%- do ends.append("-1" if loop.index0 == index else "0") -%}
+        {%- endfor -%}
+        {%- do records.append((repeat, stops[index] ~ " * 2 + 1", ends, "null", "null")) -%}
+    {%- endfor -%}
+    {%- set indented_records = [] -%}
+    {%- for when, at, changes, value, null_key in records -%}
+        {%- set fields = ["'at', " ~ at] -%}
+        {%- for change in changes -%}
+            {%- do fields.append("'change_" ~ loop.index0 ~ "', " ~ change) -%}
+        {%- endfor -%}
+        {%- for change in changes -%}
+            {%- do fields.append("'value_" ~ loop.index0 ~ "', " ~ value.replace("{}", loop.index0 | string)) -%}
+        {%- endfor -%}
+        {%- if apart -%}
+            {%- do fields.append("'null_key', " ~ null_key) -%}
+        {%- endif -%}
+        {%- do fields.append("'row_values', " ~ ("rolling_values" if not when else "null")) -%}
+        {%- set record = "named_struct(\n    " ~ fields | join(",\n    ") ~ "\n)" -%}
+        {%- if when -%}
+            {%- set record = "if(\n    " ~ when ~ ",\n    " ~ spark_query_catalog._sqc_indented(record, 4) ~ ",\n    null\n)" -%}
+        {%- endif -%}
+        {%- do indented_records.append(spark_query_catalog._sqc_indented(record, 16)) -%}
+    {%- endfor -%}
+    {%- set record_columns = ["rolling_records.at"] -%}
+    {%- for distinct in distincts -%}
+        {%- do record_columns.append("rolling_records.change_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- for distinct in distincts -%}
+        {%- do record_columns.append("rolling_records.value_" ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- if apart -%}
+        {%- do record_columns.append("rolling_records.null_key") -%}
+    {%- endif -%}
+    {%- do ctes.append({"name": "rolling_changes", "from": "rolling_repeats\n        lateral view inline(filter(\n"
+        ~ "            array(\n" ~ spark_query_catalog._sqc_list_lines(indented_records, 16) ~ "\n            ),\n"
+        ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
+        "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
+            + record_columns + ["rolling_records.row_values"]}) -%}
+
+    {#- Each row's frame values: the row records' values at [at + 2 lo, at + 2 hi]. -#}
+    {%- set records_window = {"partition_clause": partition_clause, "order_keys": ["at"]} -%}
+    {%- set to_end = "range between unbounded preceding and " ~ spark_query_catalog._sqc_bound_sql(2 * hi, (2 * hi) | abs) -%}
+    {%- set before = "range between unbounded preceding and " ~ spark_query_catalog._sqc_bound_sql(2 * lo - 1, (2 * lo - 1) | abs) -%}
+    {%- set presents = [] -%}
+    {%- for distinct in distincts -%}
+        {%- set value = "value_" ~ loop.index0 -%}
+        {%- set present = "count(" ~ value ~ ")" ~ spark_query_catalog._sqc_over_sql(records_window, to_end, 0)
+            ~ " - count(" ~ value ~ ")" ~ spark_query_catalog._sqc_over_sql(records_window, before, 0) -%}
+        {%- if apart -%}
+            {%- set own = "count(case when null_key then " ~ value ~ " end)" ~ spark_query_catalog._sqc_over_sql(
+                records_window, "rows between unbounded preceding and unbounded following", 8) -%}
+            {%- set present = "case\n    when null_key\n        then " ~ own ~ "\n    else "
+                ~ spark_query_catalog._sqc_indented(present, 4) ~ "\nend" -%}
+        {%- endif -%}
+        {%- do presents.append(spark_query_catalog._sqc_indented(present, 8)) -%}
+    {%- endfor -%}
+    {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, ["at"], presents,
+        "rolling_counts.row_values is not null")) -}}
 {% endmacro %}
 
 

@@ -53,7 +53,8 @@
             "a single order key with frame='range' (a RANGE frame measures distance on one key)", order_by) -}}
     {%- endif -%}
     {%- do spark_query_catalog._sqc_check_frame_order(start, end, preceding, following, macro_name) -%}
-    {%- set key = {"kind": none, "scale": 0, "ntz": false, "sql": spark_query_catalog._sqc_key_head(order_keys[0])} -%}
+    {%- set key = {"kind": none, "type": none, "scale": 0, "ntz": false,
+        "sql": spark_query_catalog._sqc_key_head(order_keys[0])} -%}
     {%- if frame_kind == "range" -%}
         {%- set key_type = spark_query_catalog._sqc_key_type(order_keys[0], columns) -%}
         {%- set offsets = [start, end] | selectattr("kind", "in", ["offset", "interval"]) | list -%}
@@ -63,6 +64,7 @@
         {%- set decimal = spark_query_catalog._sqc_decimal_parts(key_type) -%}
         {%- do key.update({
             "kind": spark_query_catalog._sqc_type_class(key_type),
+            "type": (key_type or "") | lower | trim or none,
             "scale": decimal[1] if decimal is not none else 0,
             "ntz": (key_type or "") | lower | trim == "timestamp_ntz"
         }) -%}

@@ -10,7 +10,7 @@ from sqc.testing.jinja import Library
 SALES = {
     "pytest.sales": [
         ("id", "bigint"), ("store_id", "int"), ("customer", "string"), ("price", "double"),
-        ("sold_at", "timestamp"), ("day", "date"),
+        ("sold_at", "timestamp"), ("day", "date"), ("amount", "decimal(10,2)"),
     ]
 }  # fmt: skip
 
@@ -120,23 +120,75 @@ def test_a_frame_ending_after_the_row_starts_repeats_on_a_record_of_their_own(
     assert "rows between unbounded preceding and 6 preceding" in sql
 
 
-def test_range_frames_keep_three_records_a_row(library: Library) -> None:
-    """RANGE: every row's +1 where it starts to count (after its previous
-    occurrence's run) and -1 after its own: counted without a window over
-    the keys' order (measured: a count in that order costs what the records
-    save)."""
+def test_range_frames_count_their_values_over_the_records(library: Library) -> None:
+    """RANGE over a timestamp: as over ROWS, only repeats take records; the
+    frame's values are counted over the records at 2 x position (+1 for a
+    change after the rows there), in the window that runs the changes: a
+    RANGE running sum, so that a repeat's +1 rides on its own record."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)'}, "
         "'sold_at', partition_by='store_id', frame='range', preceding='7 days') }}"
     )
+    position = (
+        "unix_micros(sold_at),\n            -1152921504606846976\n        ) as rolling_position"
+    )
+    assert "coalesce(\n            " + position in sql
+    assert ") + 604800000000 as rolling_0_previous_end" in sql
+    assert "'at', rolling_position * 2,\n" in sql
+    assert "'change_0', if(rolling_0_repeat, 1, 0),\n" in sql
+    assert "'at', rolling_0_previous_end * 2 + 1,\n" in sql
+    # [at - 2 x 7 days, at]: to the row's peers, less up to just before the start.
+    assert "range between unbounded preceding\n            and 1209600000001 preceding" in sql
+    assert sql.count("range between unbounded preceding and current row") == 2
+    assert "rows between" not in sql
+    assert "lateral view inline(filter(" in sql and "null_key" not in sql
+
+
+@pytest.mark.parametrize(
+    ("order_by", "frame", "counted"),
+    [
+        ("store_id", "preceding=3", True),  # int
+        ("day", "preceding='2 days', following='1 day'", True),
+        ("sold_at desc", "preceding='1 hour'", True),
+        ("id", "preceding=3", False),  # bigint: four times a position could overflow
+        ("amount", "preceding=1.5", False),
+        ("sold_at", "preceding='3000000 days'", True),
+        ("sold_at", "preceding='4000000 days'", False),  # past 2^58 microseconds
+    ],
+)
+def test_which_range_keys_are_counted_over_the_records(
+    library: Library, order_by: str, frame: str, counted: bool
+) -> None:
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, "
+        f"'{order_by}', partition_by='store_id', frame='range', {frame}, method='linear') }}}}"
+    )
+    assert ("'at', rolling_position * 2,\n" in sql) == counted
+    assert ("lateral view inline(array(" in sql) == (not counted)
+
+
+def test_a_null_keys_frame_apart_from_its_position(library: Library) -> None:
+    """A frame wholly after (or before) the row: a NULL key's frame (its own
+    rows) is not the frame at its position, so those rows are told apart,
+    their changes kept to their own rows and their values counted apart."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'store_id', "
+        "frame='range', preceding=-1, following=2, method='linear') }}"
+    )
+    assert "rolling_position = -1152921504606846976 as rolling_null_key" in sql
     assert (
-        "'at', greatest(\n"
-        "                    named_struct('position', rolling_position, 'kind', 0),\n"
-        "                    rolling_0_previous\n"
-        "                ),\n"
-        "                'change_0', if(rolling_0_value is null, 0, 1),"
-    ) in sql
-    assert "lateral view inline(array(" in sql
+        "rolling_null_key, rolling_position, rolling_position - 2\n        ) as rolling_start"
+        in sql
+    )
+    assert (
+        "rolling_null_key, rolling_position, rolling_0_previous_end\n        ) as rolling_0_stop"
+        in sql
+    )
+    assert "then count(case when null_key then value_0 end) over (" in sql
+    # [at + 2, at + 4]: up to 4 following, less up to 1 following.
+    assert "range between unbounded preceding and 4 following" in sql
+    assert "range between unbounded preceding and 1 following" in sql
+    assert "'at', rolling_start * 2,\n" in sql
 
 
 @pytest.mark.parametrize(
@@ -174,12 +226,20 @@ def test_the_linear_form_lints_clean(library: Library) -> None:
     statement): the SQL reads as written by hand."""
     from pytests.unit.test_incremental_statements import _lint
 
-    sql = library.render(
-        "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)', "
-        "'pairs': 'count(distinct customer, store_id)'}, 'id', partition_by='store_id', "
-        "preceding=999, following=5) }}"
-    )
-    assert _lint(sql) == []
+    for frame in [
+        "'id', preceding=999, following=5",
+        "'sold_at', frame='range', preceding='7 days'",
+        "'store_id', frame='range', preceding=-1, following=2, method='linear'",
+        "'id', frame='range', preceding=99, method='linear'",
+    ]:
+        counts = (
+            "{'customers': 'count(distinct customer)', "
+            "'pairs': 'count(distinct customer, store_id)'}"
+        )
+        sql = library.render(
+            f"{{{{ rolling_select('pytest.sales', {counts}, {frame}, partition_by='store_id') }}}}"
+        )
+        assert _lint(sql) == [], frame
 
 
 def test_range_over_timestamps_needs_a_fixed_offset_zone() -> None:
@@ -225,8 +285,15 @@ def test_range_positions(
         "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, "
         f"'{order_by}', partition_by='store_id', frame='range', {frame}, method='linear') }}}}"
     )
-    assert f"        {position} as rolling_position,\n" in sql
-    assert f"'position', {end},\n" in sql
+    if position.startswith("unix"):  # counted over the records: NULL keys far below
+        assert (
+            f"coalesce(\n            {position},\n            -1152921504606846976\n        )"
+            in sql
+        )
+        assert f") {end.replace('rolling_position ', '')} as rolling_0_previous_end" in sql
+    else:
+        assert f"        {position} as rolling_position,\n" in sql
+        assert f"'position', {end},\n" in sql
     assert "    distribute by rolling_key_0\n" in sql
 
 
