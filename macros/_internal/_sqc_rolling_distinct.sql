@@ -365,21 +365,13 @@
 
     {#- The last row whose frame holds each value's previous occurrence. -#}
     {%- set previous_columns = ["*"] -%}
-    {%- for distinct in distincts -%}
-        {%- set value_window = {
-            "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
-            "order_keys": ["rolling_position"]
-        } -%}
-        {%- do previous_columns.append("lag(rolling_position)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
-            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ " as rolling_" ~ loop.index0 ~ "_previous_end") -%}
-    {%- endfor -%}
+    {%- do previous_columns.extend(spark_query_catalog._sqc_previous_end_columns(distincts, keys, axis)) -%}
     {%- do ctes.append({"name": "rolling_previous", "from": "rolling_rows", "columns": previous_columns}) -%}
     {%- set repeat_columns = ["*"] -%}
     {%- for distinct in distincts -%}
         {%- set index = loop.index0 | string -%}
-        {%- do repeat_columns.append(spark_query_catalog._sqc_indented("(\n    rolling_" ~ index ~ "_value is not null\n"
-            ~ "    and rolling_" ~ index ~ "_previous_end >= rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi)
-            ~ "\n) as rolling_" ~ index ~ "_repeat", 8)) -%}
+        {%- do repeat_columns.append(spark_query_catalog._sqc_repeat_column(index,
+            "rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi))) -%}
     {%- endfor -%}
     {%- do ctes.append({"name": "rolling_repeats", "from": "rolling_previous", "columns": repeat_columns}) -%}
 
@@ -411,12 +403,8 @@
         {%- do changes.append((repeats | join(" or "), "rolling_position" ~ spark_query_catalog._sqc_minus_offset(axis.hi), 0, starts)) -%}
     {%- endif -%}
     {%- for repeat in repeats -%}
-        {%- set index = loop.index0 -%}
-        {%- set ends = [] -%}
-        {%- for other in repeats -%}
-            {%- do ends.append("-1" if loop.index0 == index else "0") -%}
-        {%- endfor -%}
-        {%- do changes.append((repeat, "rolling_" ~ index ~ "_previous_end", 2, ends)) -%}
+        {%- do changes.append((repeat, "rolling_" ~ loop.index0 ~ "_previous_end", 2,
+            spark_query_catalog._sqc_one_change(repeats | length, loop.index0, "-1"))) -%}
     {%- endfor -%}
     {%- for when, position, kind, values in changes -%}
         {%- set change_fields = ["'position', " ~ position, "'kind', " ~ kind] -%}
@@ -441,11 +429,8 @@
     {%- for distinct in distincts -%}
         {%- do record_columns.append("rolling_records.present_" ~ loop.index0) -%}
     {%- endfor -%}
-    {%- do ctes.append({"name": "rolling_changes", "from": "rolling_repeats\n        lateral view inline(filter(\n"
-        ~ "            array(\n" ~ spark_query_catalog._sqc_list_lines(indented_records, 16) ~ "\n            ),\n"
-        ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
-        "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
-            + ["rolling_records.position", "rolling_records.kind"] + record_columns + ["rolling_records.row_values"]}) -%}
+    {%- do ctes.append(spark_query_catalog._sqc_records_cte(keys, indented_records,
+        ["rolling_records.position", "rolling_records.kind"] + record_columns)) -%}
 
     {%- set presents = [] -%}
     {%- for distinct in distincts -%}
@@ -516,14 +501,7 @@
         {%- do previous_columns.append("rolling_position = " ~ spark_query_catalog._sqc_null_key_position()
             ~ " as rolling_null_key") -%}
     {%- endif -%}
-    {%- for distinct in distincts -%}
-        {%- set value_window = {
-            "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
-            "order_keys": ["rolling_position"]
-        } -%}
-        {%- do previous_columns.append("lag(rolling_position)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
-            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ " as rolling_" ~ loop.index0 ~ "_previous_end") -%}
-    {%- endfor -%}
+    {%- do previous_columns.extend(spark_query_catalog._sqc_previous_end_columns(distincts, keys, axis)) -%}
     {%- do ctes.append({"name": "rolling_previous", "from": ctes[-1].name, "columns": previous_columns}) -%}
 
     {#- Where a repeat's +1 (shared by the counts) and each count's -1 apply;
@@ -535,8 +513,7 @@
     {%- for distinct in distincts -%}
         {%- set index = loop.index0 | string -%}
         {%- do repeats.append("rolling_" ~ index ~ "_repeat") -%}
-        {%- do repeat_columns.append(spark_query_catalog._sqc_indented("(\n    rolling_" ~ index ~ "_value is not null\n"
-            ~ "    and rolling_" ~ index ~ "_previous_end >= " ~ start ~ "\n) as rolling_" ~ index ~ "_repeat", 8)) -%}
+        {%- do repeat_columns.append(spark_query_catalog._sqc_repeat_column(index, start)) -%}
         {%- if apart -%}
             {%- do repeat_columns.append(spark_query_catalog._sqc_indented("if(\n    rolling_null_key, rolling_position, rolling_"
                 ~ index ~ "_previous_end\n) as rolling_" ~ index ~ "_stop", 8)) -%}
@@ -567,12 +544,8 @@
         {%- do records.append((repeats | join(" or "), start ~ " * 2", starts, "null", "null")) -%}
     {%- endif -%}
     {%- for repeat in repeats -%}
-        {%- set index = loop.index0 -%}
-        {%- set ends = [] -%}
-        {%- for other in repeats -%}
-            {%- do ends.append("-1" if loop.index0 == index else "0") -%}
-        {%- endfor -%}
-        {%- do records.append((repeat, stops[index] ~ " * 2 + 1", ends, "null", "null")) -%}
+        {%- do records.append((repeat, stops[loop.index0] ~ " * 2 + 1",
+            spark_query_catalog._sqc_one_change(repeats | length, loop.index0, "-1"), "null", "null")) -%}
     {%- endfor -%}
     {%- set indented_records = [] -%}
     {%- for when, at, changes, value, null_key in records -%}
@@ -603,11 +576,7 @@
     {%- if apart -%}
         {%- do record_columns.append("rolling_records.null_key") -%}
     {%- endif -%}
-    {%- do ctes.append({"name": "rolling_changes", "from": "rolling_repeats\n        lateral view inline(filter(\n"
-        ~ "            array(\n" ~ spark_query_catalog._sqc_list_lines(indented_records, 16) ~ "\n            ),\n"
-        ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
-        "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
-            + record_columns + ["rolling_records.row_values"]}) -%}
+    {%- do ctes.append(spark_query_catalog._sqc_records_cte(keys, indented_records, record_columns)) -%}
 
     {#- Each row's frame values: the row records' values at [at + 2 lo, at + 2 hi]. -#}
     {%- set records_window = {"partition_clause": partition_clause, "order_keys": ["at"]} -%}
@@ -628,6 +597,51 @@
     {%- endfor -%}
     {{- return(spark_query_catalog._sqc_distinct_counts_sql(ctes, distincts, partition_clause, ["at"], presents,
         "rolling_counts.row_values is not null")) -}}
+{% endmacro %}
+
+
+{#- Each count's lag over its value: the last position whose frame holds
+    the value's previous occurrence (`rolling_N_previous_end`). -#}
+{% macro _sqc_previous_end_columns(distincts, keys, axis) %}
+    {%- set columns = [] -%}
+    {%- for distinct in distincts -%}
+        {%- set value_window = {
+            "partition_clause": "partition by " ~ (keys + ["rolling_" ~ loop.index0 ~ "_value"]) | join(", "),
+            "order_keys": ["rolling_position"]
+        } -%}
+        {%- do columns.append("lag(rolling_position)" ~ spark_query_catalog._sqc_over_sql(value_window, none, 8)
+            ~ spark_query_catalog._sqc_minus_offset(axis.lo) ~ " as rolling_" ~ loop.index0 ~ "_previous_end") -%}
+    {%- endfor -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+
+{#- Whether count `index`'s value is a repeat in the frame that starts to
+    hold the row at `start`: its previous occurrence's run reaches there. -#}
+{% macro _sqc_repeat_column(index, start) %}
+    {{- return(spark_query_catalog._sqc_indented("(\n    rolling_" ~ index ~ "_value is not null\n"
+        ~ "    and rolling_" ~ index ~ "_previous_end >= " ~ start ~ "\n) as rolling_" ~ index ~ "_repeat", 8)) -}}
+{% endmacro %}
+
+
+{#- rolling_changes: each row of rolling_repeats as its records (`records`,
+    indented; those that are NULL left out), with the keys and `columns`. -#}
+{% macro _sqc_records_cte(keys, records, columns) %}
+    {{- return({"name": "rolling_changes", "from": "rolling_repeats\n        lateral view inline(filter(\n"
+        ~ "            array(\n" ~ spark_query_catalog._sqc_list_lines(records, 16) ~ "\n            ),\n"
+        ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
+        "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
+            + columns + ["rolling_records.row_values"]}) -}}
+{% endmacro %}
+
+
+{#- The changes of `size` counts where only count `index` changes, by `value`. -#}
+{% macro _sqc_one_change(size, index, value) %}
+    {%- set changes = [] -%}
+    {%- for other in range(size) -%}
+        {%- do changes.append(value if other == index else "0") -%}
+    {%- endfor -%}
+    {{- return(changes) -}}
 {% endmacro %}
 
 
