@@ -62,6 +62,19 @@
         method='linear'
     ) ~ ") as counted" -%}
     {%- do outputs.append({"name": "rolling_distinct", "sql": distinct_approx, "label": "rolling_distinct, approx"}) -%}
+    {#- RANGE frames wholly before the row: over a bigint key (three records
+        a row) and over a timestamp (the lean form, NULL keys told apart). -#}
+    {%- set before_ids = "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
+        relation, {'kinds': 'count(distinct kind)'}, 'event_id', partition_by='user_id', frame='range',
+        preceding=2, following=-1, method='linear'
+    ) ~ ") as counted" -%}
+    {%- do outputs.append({"name": "rolling_distinct_before", "sql": before_ids, "label": "rolling_distinct_before, ids"}) -%}
+    {%- set before_times = "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
+        relation, {'kinds': 'count(distinct kind)'}, 'event_at', partition_by='user_id', frame='range',
+        preceding='30 minutes', following='-1 minute', method='linear'
+    ) ~ ") as counted" -%}
+    {%- do outputs.append({"name": "rolling_distinct_before", "sql": before_times,
+        "label": "rolling_distinct_before, times"}) -%}
     {{- return(check_outputs(outputs)) -}}
 {%- endmacro %}
 
