@@ -135,8 +135,7 @@
     {%- elif window.frame_kind == "range" -%}
         {{- return(window.start.kind == "interval" or window.end.kind == "interval") -}}
     {%- endif -%}
-    {%- set width = window.end.position - window.start.position + 1 -%}
-    {{- return(width >= spark_query_catalog._sqc_linear_min_width("count_distinct")) -}}
+    {{- return(spark_query_catalog._sqc_rows_width(window) >= spark_query_catalog._sqc_linear_min_width("count_distinct")) -}}
 {% endmacro %}
 
 
@@ -422,15 +421,9 @@
     {%- for record in records -%}
         {%- do indented_records.append(spark_query_catalog._sqc_indented(record, 16)) -%}
     {%- endfor -%}
-    {%- set record_columns = [] -%}
-    {%- for distinct in distincts -%}
-        {%- do record_columns.append("rolling_records.change_" ~ loop.index0) -%}
-    {%- endfor -%}
-    {%- for distinct in distincts -%}
-        {%- do record_columns.append("rolling_records.present_" ~ loop.index0) -%}
-    {%- endfor -%}
     {%- do ctes.append(spark_query_catalog._sqc_records_cte(keys, indented_records,
-        ["rolling_records.position", "rolling_records.kind"] + record_columns)) -%}
+        ["rolling_records.position", "rolling_records.kind"]
+        + spark_query_catalog._sqc_count_fields("rolling_records.", distincts, ["change", "present"]))) -%}
 
     {%- set presents = [] -%}
     {%- for distinct in distincts -%}
@@ -566,13 +559,8 @@
         {%- endif -%}
         {%- do indented_records.append(spark_query_catalog._sqc_indented(record, 16)) -%}
     {%- endfor -%}
-    {%- set record_columns = ["rolling_records.at"] -%}
-    {%- for distinct in distincts -%}
-        {%- do record_columns.append("rolling_records.change_" ~ loop.index0) -%}
-    {%- endfor -%}
-    {%- for distinct in distincts -%}
-        {%- do record_columns.append("rolling_records.value_" ~ loop.index0) -%}
-    {%- endfor -%}
+    {%- set record_columns = ["rolling_records.at"]
+        + spark_query_catalog._sqc_count_fields("rolling_records.", distincts, ["change", "value"]) -%}
     {%- if apart -%}
         {%- do record_columns.append("rolling_records.null_key") -%}
     {%- endif -%}
@@ -632,6 +620,18 @@
         ~ "            rolling_record -> rolling_record is not null\n        )) rolling_records",
         "columns": keys | map("replace", "rolling_key_", "rolling_repeats.rolling_key_") | list
             + columns + ["rolling_records.row_values"]}) -}}
+{% endmacro %}
+
+
+{#- `<prefix><name>_N` for each name and each count N, name by name. -#}
+{% macro _sqc_count_fields(prefix, distincts, names) %}
+    {%- set fields = [] -%}
+    {%- for name in names -%}
+        {%- for distinct in distincts -%}
+            {%- do fields.append(prefix ~ name ~ "_" ~ loop.index0) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{- return(fields) -}}
 {% endmacro %}
 
 

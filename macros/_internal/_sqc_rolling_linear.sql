@@ -89,9 +89,9 @@
         {%- do branches.append("else\n    " ~ spark_query_catalog._sqc_indented(counts, 4)) -%}
     {%- else -%}
         {%- if plan.guard is not none -%}
-            {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > 4194304\n    then\n"
-                ~ "        raise_error(\n            "
-                ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_string_lines_sql(plan.guard, 48), 12)
+            {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > " ~ plan.guard.limit
+                ~ "\n    then\n        raise_error(\n            "
+                ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_string_lines_sql(plan.guard.message, 48), 12)
                 ~ "\n        )") -%}
         {%- endif -%}
         {%- do branches.append("when\n    " ~ spark_query_catalog._sqc_indented(counts, 4) ~ " > 0\n    then\n        "

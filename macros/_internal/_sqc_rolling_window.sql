@@ -62,11 +62,12 @@
             {%- do spark_query_catalog._sqc_check_range_key(offsets, order_names[0], key_type, macro_name) -%}
         {%- endif -%}
         {%- set decimal = spark_query_catalog._sqc_decimal_parts(key_type) -%}
+        {%- set type_name = (key_type or "") | lower | trim -%}
         {%- do key.update({
             "kind": spark_query_catalog._sqc_type_class(key_type),
-            "type": (key_type or "") | lower | trim or none,
+            "type": type_name or none,
             "scale": decimal[1] if decimal is not none else 0,
-            "ntz": (key_type or "") | lower | trim == "timestamp_ntz"
+            "ntz": type_name == "timestamp_ntz"
         }) -%}
     {%- endif -%}
     {{- return({
@@ -86,10 +87,10 @@
 
 {#-
     Whether the window's aggregate is computed in its linear form:
-    {"linear": bool, "argument_type": type or none, "guard": the message of
-    a run-time error the linear form raises (_sqc_int_avg_guard) or none}. method='linear' where
-    there is none is an error saying why; 'auto' takes it where it is exact
-    and wide enough to be faster. `helpers` says whether helper columns can
+    {"linear": bool, "argument_type": type or none, "guard": the run-time
+    error the linear form raises (_sqc_int_avg_guard) or none}.
+    method='linear' where there is none is an error saying why; 'auto' takes
+    it where it is exact and wide enough to be faster. `helpers` says whether helper columns can
     be added (rolling_select), which min and max need.
 -#}
 {% macro _sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=false) %}
@@ -151,9 +152,10 @@
         RANGE of numbers over a key with one row a frame is 1.10x slower
         linear, and how many rows a numeric frame holds depends on the data:
         it stays native unless method='linear'. -#}
+    {%- set width = spark_query_catalog._sqc_rows_width(window) -%}
     {%- set wide = true -%}
-    {%- if window.frame_kind == "rows" and end.kind != "unbounded" -%}
-        {%- set wide = (end.position - start.position + 1) >= spark_query_catalog._sqc_linear_min_width(aggregate.function) -%}
+    {%- if width is not none -%}
+        {%- set wide = width >= spark_query_catalog._sqc_linear_min_width(aggregate.function) -%}
     {%- elif window.frame_kind == "range" -%}
         {%- set wide = start.kind == "interval" or end.kind == "interval" -%}
     {%- endif -%}
@@ -202,25 +204,36 @@
 
 
 {#-
-    The message of the error a linear avg of int raises on a frame of more
-    than 2^22 values, or none where no frame can hold that many. Spark sums
-    int as doubles: up to 2^22 values of at most 2^31 every partial sum stays
-    within 2^53 and is exact, so the prefix difference's exact total gives
-    the same double; past that Spark's sum could round (its sliding frame
+    The run-time error a linear avg of int raises on a frame of more than
+    2^22 values, {"limit": 2^22, "message": its text}, or none where no
+    frame can hold that many. Spark sums int as doubles: up to 2^22 values
+    of at most 2^31 every partial sum stays within 2^53 and is exact, so
+    the prefix difference's exact total gives the same double; past that Spark's sum could round (its sliding frame
     and its segment tree differently), and the query stops rather than
     answer otherwise. Checking at run time keeps RANGE frames linear: a
     fallback would pay Spark's frame on every row for the rare large one.
 -#}
 {% macro _sqc_int_avg_guard(window, aggregate, argument_type, macro_name) %}
+    {%- set limit = 2 ** 22 -%}
     {%- set name = (argument_type or "") | trim | lower -%}
-    {%- set bounded_rows = window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
-    {%- set width = (window.end.position - window.start.position + 1) if bounded_rows else none -%}
-    {%- if aggregate.function != "avg" or name not in ["int", "integer"] or (width is not none and width <= 4194304) -%}
+    {%- set width = spark_query_catalog._sqc_rows_width(window) -%}
+    {%- if aggregate.function != "avg" or name not in ["int", "integer"] or (width is not none and width <= limit) -%}
         {{- return(none) -}}
     {%- endif -%}
-    {{- return("spark_query_catalog." ~ macro_name ~ ": " ~ aggregate.function ~ "(" ~ aggregate.argument ~ ")"
-        ~ " over a frame of more than 4194304 values: Spark sums int as doubles, which can round past 2^53;"
-        ~ " cast the argument to a decimal for an exact linear avg, or use method='native'") -}}
+    {{- return({"limit": limit, "message": "spark_query_catalog." ~ macro_name ~ ": " ~ aggregate.function ~ "("
+        ~ aggregate.argument ~ ") over a frame of more than " ~ limit ~ " values: Spark sums int as doubles,"
+        ~ " which can round past 2^53; cast the argument to a decimal for an exact linear avg, or use"
+        ~ " method='native'"}) -}}
+{% endmacro %}
+
+
+{#- How many rows a ROWS frame with both ends bounded spans, or none for
+    any other frame. -#}
+{% macro _sqc_rows_width(window) %}
+    {%- if window.frame_kind != "rows" or window.start.kind == "unbounded" or window.end.kind == "unbounded" -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {{- return(window.end.position - window.start.position + 1) -}}
 {% endmacro %}
 
 
@@ -267,8 +280,9 @@
     decimal(p, s) needs over this frame, or none past 38 (see _sqc_linear_sum_sql). -#}
 {% macro _sqc_linear_avg_digits(window, argument_type) %}
     {%- set parts = spark_query_catalog._sqc_decimal_parts(argument_type) -%}
-    {%- if window.frame_kind == "rows" and window.end.kind != "unbounded" -%}
-        {%- set count_digits = ((window.end.position - window.start.position + 1) | int | string) | length -%}
+    {%- set width = spark_query_catalog._sqc_rows_width(window) -%}
+    {%- if width is not none -%}
+        {%- set count_digits = (width | int | string) | length -%}
     {%- else -%}
         {#- A frame of values: up to 10^10 rows. -#}
         {%- set count_digits = 11 -%}

@@ -150,7 +150,7 @@ def test_range_frames_count_their_values_over_the_records(library: Library) -> N
         ("store_id", "preceding=3", True),  # int
         ("day", "preceding='2 days', following='1 day'", True),
         ("sold_at desc", "preceding='1 hour'", True),
-        ("id", "preceding=3", False),  # bigint: four times a position could overflow
+        ("id", "preceding=3", False),  # bigint: twice a position could overflow
         ("amount", "preceding=1.5", False),
         ("sold_at", "preceding='3000000 days'", True),
         ("sold_at", "preceding='4000000 days'", False),  # past 2^58 microseconds
