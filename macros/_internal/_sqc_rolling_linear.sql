@@ -45,29 +45,9 @@
     {%- set argument = aggregate.argument -%}
     {%- set counts = spark_query_catalog._sqc_prefix_difference("count", argument, window, frames) -%}
     {%- if aggregate.function != "count" -%}
-        {%- set wide = (plan.argument_type or "") | trim | lower in ["bigint", "long"] -%}
-        {#- A bigint's running total as decimal(20, 0): it cannot overflow
-            (_sqc_prefix_overflow_reason); the frame's total back to bigint. -#}
-        {%- set summed = "cast(" ~ argument ~ " as decimal(20, 0))" if wide else argument -%}
+        {%- set summed = spark_query_catalog._sqc_linear_summand(argument, plan.argument_type) -%}
         {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", summed, window, frames) -%}
-        {%- set decimal = spark_query_catalog._sqc_decimal_parts(plan.argument_type) -%}
-        {%- if aggregate.function == "sum" and wide -%}
-            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as bigint\n)" -%}
-        {%- elif aggregate.function == "sum" and decimal is not none -%}
-            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as decimal("
-                ~ ([decimal[0] + 10, 38] | min) ~ ", " ~ decimal[1] ~ ")\n)" -%}
-        {%- elif aggregate.function == "sum" -%}
-            {%- set value = sums -%}
-        {%- elif decimal is none -%}
-            {%- set value = "cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as double\n) / (\n    "
-                ~ spark_query_catalog._sqc_indented(counts, 4) ~ "\n)" -%}
-        {%- else -%}
-            {%- set digits = spark_query_catalog._sqc_linear_avg_digits(window, plan.argument_type) -%}
-            {%- set value = "cast(\n    cast(\n        " ~ spark_query_catalog._sqc_indented(sums, 8)
-                ~ "\n        as decimal(" ~ digits[0] ~ ", " ~ (decimal[1] + 4) ~ ")\n    ) / cast(\n        "
-                ~ spark_query_catalog._sqc_indented(counts, 8) ~ "\n        as decimal(" ~ digits[1] ~ ", 0)\n    )\n"
-                ~ "    as decimal(" ~ (decimal[0] + 4) ~ ", " ~ (decimal[1] + 4) ~ ")\n)" -%}
-        {%- endif -%}
+        {%- set value = spark_query_catalog._sqc_linear_value_sql(aggregate.function, plan.argument_type, sums, counts, window) -%}
     {%- endif -%}
 
     {%- set branches = [] -%}
@@ -99,6 +79,43 @@
     {%- endif -%}
     {%- set text = "case\n    " ~ spark_query_catalog._sqc_indented(branches | join("\n"), 4) ~ "\nend" -%}
     {{- return(spark_query_catalog._sqc_indented(text, margin)) -}}
+{% endmacro %}
+
+
+{#- What a linear sum adds up: a bigint as decimal(20, 0), whose running
+    total cannot overflow (_sqc_prefix_overflow_reason); any other argument
+    as it is. -#}
+{% macro _sqc_linear_summand(argument, argument_type) %}
+    {%- if (argument_type or "") | trim | lower in ["bigint", "long"] -%}
+        {{- return("cast(" ~ argument ~ " as decimal(20, 0))") -}}
+    {%- endif -%}
+    {{- return(argument) -}}
+{% endmacro %}
+
+
+{#- A frame's sum or avg from the exact total of its values (`sums`, of
+    _sqc_linear_summand's type or wider) and their count (`counts`), in
+    Spark's own type: a bigint's total back to bigint, a decimal(p, s) sum
+    as decimal(p + 10, s), an avg of integers a double, of decimal(p, s) a
+    decimal(p + 4, s + 4) rounded half up as Spark's Average divides. -#}
+{% macro _sqc_linear_value_sql(function, argument_type, sums, counts, window) %}
+    {%- set decimal = spark_query_catalog._sqc_decimal_parts(argument_type) -%}
+    {%- if function == "sum" and (argument_type or "") | trim | lower in ["bigint", "long"] -%}
+        {{- return("cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as bigint\n)") -}}
+    {%- elif function == "sum" and decimal is not none -%}
+        {{- return("cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as decimal("
+            ~ ([decimal[0] + 10, 38] | min) ~ ", " ~ decimal[1] ~ ")\n)") -}}
+    {%- elif function == "sum" -%}
+        {{- return(sums) -}}
+    {%- elif decimal is none -%}
+        {{- return("cast(\n    " ~ spark_query_catalog._sqc_indented(sums, 4) ~ "\n    as double\n) / (\n    "
+            ~ spark_query_catalog._sqc_indented(counts, 4) ~ "\n)") -}}
+    {%- endif -%}
+    {%- set digits = spark_query_catalog._sqc_linear_avg_digits(window, argument_type) -%}
+    {{- return("cast(\n    cast(\n        " ~ spark_query_catalog._sqc_indented(sums, 8)
+        ~ "\n        as decimal(" ~ digits[0] ~ ", " ~ (decimal[1] + 4) ~ ")\n    ) / cast(\n        "
+        ~ spark_query_catalog._sqc_indented(counts, 8) ~ "\n        as decimal(" ~ digits[1] ~ ", 0)\n    )\n"
+        ~ "    as decimal(" ~ (decimal[0] + 4) ~ ", " ~ (decimal[1] + 4) ~ ")\n)") -}}
 {% endmacro %}
 
 

@@ -87,8 +87,9 @@
 
 {#-
     Whether the window's aggregate is computed in its linear form:
-    {"linear": bool, "argument_type": type or none, "guard": the run-time
-    error the linear form raises (_sqc_int_avg_guard) or none}.
+    {"linear": bool, "exact": whether it has an exact linear form, wide
+    enough to pay or not, "argument_type": type or none, "guard": the
+    run-time error the linear form raises (_sqc_int_avg_guard) or none}.
     method='linear' where there is none is an error saying why; 'auto' takes
     it where it is exact and wide enough to be faster. `helpers` says whether helper columns can
     be added (rolling_select), which min and max need.
@@ -96,7 +97,7 @@
 {% macro _sqc_rolling_plan(window, aggregate, relation, macro_name, helpers=false) %}
     {%- set start = window.start -%}
     {%- set end = window.end -%}
-    {%- set result = {"linear": false, "argument_type": none, "guard": none} -%}
+    {%- set result = {"linear": false, "exact": false, "argument_type": none, "guard": none} -%}
     {#- Frames Spark already evaluates in one pass: from unbounded preceding,
         or the whole partition. While dbt parses, types are not known yet:
         whether there is a linear form is decided when the model compiles. -#}
@@ -143,6 +144,7 @@
         {%- endif -%}
         {{- return(result) -}}
     {%- endif -%}
+    {%- do result.update({"exact": true}) -%}
     {%- if window.method == "native" -%}
         {{- return(result) -}}
     {%- endif -%}

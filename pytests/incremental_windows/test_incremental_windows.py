@@ -36,6 +36,11 @@ WINDOWS: dict[str, dict[str, Any]] = {
     "amount_max_3": {"expression": "max(amount)", "frame": "rows", "preceding": 3},
     "amount_sum_2_1": {"expression": "sum(amount)", "frame": "rows", "preceding": 2,
                        "following": 1},
+    # A frame that keeps its state (sum, count, avg ending at the row:
+    # frame_states=true on the model below, narrow as it is).
+    "amount_avg_4": {"expression": "avg(amount)", "frame": "rows", "preceding": 4},
+    "amount_sum_4": {"expression": "sum(amount)", "frame": "rows", "preceding": 4},
+    "events_4": {"expression": "count(*)", "frame": "rows", "preceding": 4},
 }  # fmt: skip
 REFERENCE = {
     "amount_10s": ("sum", "range", -timedelta(seconds=10), timedelta(0)),
@@ -43,12 +48,18 @@ REFERENCE = {
     "events_next_6s": ("count_rows", "range", timedelta(0), timedelta(seconds=6)),
     "amount_max_3": ("max", "rows", -3, 0),
     "amount_sum_2_1": ("sum", "rows", -2, 1),
+    "amount_avg_4": ("avg", "rows", -4, 0),
+    "amount_sum_4": ("sum", "rows", -4, 0),
+    "events_4": ("count_rows", "rows", -4, 0),
 }
-# Two models: every kind of frame (ROWS frames need the rank passes and the
-# keys read from before the probe), and RANGE frames only (time bounds only).
+# Three models: every kind of frame (ROWS frames need the rank passes and the
+# keys read from before the probe), RANGE frames only (time bounds only), and
+# frames that keep their state only (a run reads one stored row before the
+# rows it rewrites, and the heads of that row's frames).
 MODELS = {
-    "features": sorted(WINDOWS),
+    "features": sorted(set(WINDOWS) - {"amount_avg_4", "amount_sum_4", "events_4"}),
     "features_range": ["amount_10s", "events_next_6s"],
+    "features_states": ["amount_avg_4", "amount_sum_4", "events_4"],
 }
 MODEL = """{{{{ config(
     materialized='incremental_windows',
@@ -58,6 +69,7 @@ MODEL = """{{{{ config(
     event_key='event_id',
     loaded_at='loaded_at',
     broadcast_rows=var('broadcast_rows', 200000),
+    frame_states={frame_states},
     _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
 select event_id, card, event_at, amount, loaded_at from {{{{ target.schema }}}}.events
@@ -67,7 +79,10 @@ SPLITS = {"session": 24, "thrift": 12}
 
 
 def _model_sql(model: str) -> str:
-    return MODEL.format(windows={alias: WINDOWS[alias] for alias in MODELS[model]})
+    return MODEL.format(
+        windows={alias: WINDOWS[alias] for alias in MODELS[model]},
+        frame_states=model == "features_states",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -101,10 +116,16 @@ def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
 
 
 def _table(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
-    """Every column of every row, the hidden ones included."""
+    """Every column of every row, the hidden ones included (the frames'
+    states last, as JSON)."""
+    states = [
+        f"to_json({name})"
+        for name, _ in lab.columns(f"select * from {lab.table(model)}")
+        if name.startswith("spark_query_catalog_rows_")
+    ]
     columns = [
         "event_id", "card", "event_at", "amount", "loaded_at", *MODELS[model],
-        "spark_query_catalog_loaded_at", "spark_query_catalog_date",
+        "spark_query_catalog_loaded_at", "spark_query_catalog_date", *states,
     ]  # fmt: skip
     rows = lab.sql(f"select {', '.join(columns)} from {lab.table(model)}")
     return Counter(tuple(r) for r in rows)
@@ -127,9 +148,10 @@ def _expected(events: list[tuple[Any, ...]], model: str) -> Counter[tuple[Any, .
     )
 
 
-def _windows_only(table: Counter[tuple[Any, ...]]) -> Counter[tuple[Any, ...]]:
+def _windows_only(table: Counter[tuple[Any, ...]], model: str) -> Counter[tuple[Any, ...]]:
     """event_id, card, event_at, amount and the window columns."""
-    return Counter({(*k[:4], *k[5:-2]): n for k, n in table.items()})
+    width = len(MODELS[model])
+    return Counter({(*k[:4], *k[5 : 5 + width]): n for k, n in table.items()})
 
 
 def _batches(data: st.DataObject, rows: list[tuple[Any, ...]], count: int) -> list[list[Any]]:
@@ -166,7 +188,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
         incremental = {model: _table(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
         for model in MODELS:
-            assert _windows_only(incremental[model]) == _expected(events, model), model
+            assert _windows_only(incremental[model], model) == _expected(events, model), model
         lab.invoke("run", "--full-refresh")
         for model in MODELS:
             assert _table(lab, model) == incremental[model], model
@@ -210,7 +232,7 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert f"{model}__spark_query_catalog_pending" in tables
     lab.invoke("run", "--select", model)
     repaired = _table(lab, model)
-    assert _windows_only(repaired) == _expected(first + second, model)
+    assert _windows_only(repaired, model) == _expected(first + second, model)
     lab.invoke("run", "--select", model, "--full-refresh")
     assert _table(lab, model) == repaired
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
@@ -246,8 +268,9 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) ->
         asked.append(sum("as older_from" in query for query in lab.queries))
     assert asked == [1, 0]
     table = _table(lab, model)
-    assert _windows_only(table) == _expected(first + second + third, model)
-    by_id = {row[0]: dict(zip(MODELS[model], row[5:-2], strict=True)) for row in table}
+    assert _windows_only(table, model) == _expected(first + second + third, model)
+    width = len(MODELS[model])
+    by_id = {row[0]: dict(zip(MODELS[model], row[5 : 5 + width], strict=True)) for row in table}
     assert by_id[7]["amount_max_3"] == 3 and by_id[7]["amount_sum_2_1"] == 5
     assert by_id[3]["amount_sum_2_1"] == 6  # 1 + 2 + 3 and a's new 0, a month on
     lab.invoke("run", "--select", model, "--full-refresh")

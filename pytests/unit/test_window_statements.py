@@ -226,3 +226,104 @@ def test_bad_settings_are_clear_compile_errors(change: dict[str, Any], words: st
     with pytest.raises(CompileError, match="incremental_windows"):
         library.call("_sqc_incremental_windows_config")
     assert words in library.error("_sqc_incremental_windows_config")
+
+
+TYPED_COLUMNS = [
+    {"name": "event_id", "data_type": "int"},
+    {"name": "card", "data_type": "string"},
+    {"name": "event_at", "data_type": "timestamp"},
+    {"name": "amount", "data_type": "bigint"},
+    {"name": "loaded_at", "data_type": "int"},
+]
+
+
+def _state_settings(library: Library) -> dict[str, Any]:
+    settings = library.call("_sqc_incremental_windows_config")
+    library.call("_sqc_window_states", settings, TYPED_COLUMNS, "select * from analytics.events")
+    return settings
+
+
+def test_sum_count_avg_frames_ending_at_the_row_keep_their_state() -> None:
+    """Which frames keep a state: ROWS frames ending at the row whose
+    aggregates are all sums, counts and avgs with an exact linear form; a
+    frame with a following row, a max, or a bigint avg (Spark's double sum)
+    reads the rows it reaches. The run then reads one stored row before the
+    rewritten ones for a state frame, and as many as the widest other frame
+    reaches for the rest."""
+    windows = {
+        **WINDOWS,
+        "amount_sum_20": {"expression": "sum(amount)", "frame": "rows", "preceding": 19},
+        "amount_max_5": {"expression": "max(amount)", "frame": "rows", "preceding": 5},
+        "events_50": {"expression": "count(*)", "frame": "rows", "preceding": 49},
+    }
+    library = Library(model_config={**CONFIG, "windows": windows, "frame_states": True})
+    settings = _state_settings(library)
+    states = {tuple(sorted(o["alias"] for o in s["outputs"])): s for s in settings["states"]}
+    # avg of bigint (amount_avg_20) shares its frame with a sum: that frame reads its rows.
+    assert sorted(states) == [("events_50",)]
+    assert states[("events_50",)]["width"] == 49
+    assert settings["rows_read_back"] == 19  # amount_avg_20's frame, read as before
+    assert settings["rows_back"] == 49  # rows rewritten after the new events
+
+    only = {"amount_sum_20": windows["amount_sum_20"], "events_50": windows["events_50"]}
+    library = Library(model_config={**CONFIG, "windows": only, "frame_states": True})
+    settings = _state_settings(library)
+    assert len(settings["states"]) == 2 and settings["rows_read_back"] == 1
+    table = {**TABLE, "data_columns": [*EVENT_COLUMNS, *sorted(only)]}
+    bounds = {**BOUNDS, "older": None}
+    text = str(
+        library.call("_sqc_window_events_sql", settings, EVENT_COLUMNS, table, EVENTS, bounds)
+    )
+    assert _lint(text.strip()) == []
+    assert "windows_rows_before <= windows_rewrite_before + 1\n" in text
+    assert "windows_rows_after <= 49" in text  # the rows whose frames shift are rewritten
+    # Each stored row brings its frames' states; a new one has none yet.
+    assert "spark_query_catalog_rows_1 as windows_state_1" in text
+    assert "null as windows_state_2" in text
+    # By default ('auto') only frames of 100 rows or more keep a state; false: none.
+    wide = {**only, "events_100": {"expression": "count(*)", "preceding": 99}}
+    for frame_states, kept in [("auto", [["events_100"]]), (False, [])]:
+        library = Library(model_config={**CONFIG, "windows": wide, "frame_states": frame_states})
+        settings = _state_settings(library)
+        assert [[o["alias"] for o in s["outputs"]] for s in settings["states"]] == kept
+    with pytest.raises(CompileError, match="argument `frame_states` must be 'auto'"):
+        _settings(frame_states="yes")
+
+
+def test_the_state_statements_lint_clean() -> None:
+    """A full refresh's state column, and an incremental run's anchors,
+    heads and stage: lint-clean, and the stage's records as documented
+    (u's state at 0, rows entering at i and leaving at i + w + 1, heads
+    leaving at j + d + 1)."""
+    windows = {
+        "amount_avg_20": {"expression": "avg(cast(amount as decimal(12, 2)))", "preceding": 19},
+        "amount_sum_20": {"expression": "sum(amount)", "preceding": 19},
+        "events_20": {"expression": "count(*)", "preceding": 19},
+    }
+    library = Library(model_config={**CONFIG, "windows": windows, "frame_states": True})
+    settings = _state_settings(library)
+    (state,) = settings["states"]
+    assert [v["argument"] for v in state["values"]] == ["cast(amount as decimal(12, 2))", "amount"]
+    full = str(library.call("_sqc_window_state_full_sql", settings, state, "select * from t"))
+    assert _lint(full) == [], full
+    assert "lag(named_struct('at', event_at, 'key_1', event_id), 19)" in full
+    assert "sum(cast(amount as decimal(20, 0)))" in full  # a bigint's total cannot overflow
+    anchors = str(library.call("_sqc_window_anchors_sql", settings, state, EVENTS)).strip()
+    assert _lint(anchors) == [], anchors
+    heads = str(library.call(
+        "_sqc_window_heads_sql", settings, state, TABLE, "anchors", "2024-01-01", "2024-01-05",
+        True,
+    )).strip()  # fmt: skip
+    assert _lint(heads) == [], heads
+    assert "spark_query_catalog_date <= date '2024-01-05'" in heads
+    results = str(library.call(
+        "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads"
+    )).strip()  # fmt: skip
+    assert _lint(results) == [], results
+    for axis in ("0 as windows_axis", "windows_index + 20 as windows_axis",
+                 "windows_head + windows_skip + 1 as windows_axis"):  # fmt: skip
+        assert axis in results
+    assert "as decimal(16, 6)" in results  # the decimal avg's type, as Spark's Average gives it
+    stage = str(library.call("_sqc_window_state_stage_sql", settings, state, EVENTS, "results"))
+    assert _lint(stage.strip()) == [], stage
+    assert "left join results as windows_results" in stage

@@ -20,6 +20,9 @@
                         seen are new
       broadcast_rows    up to how many new events a run sends whole to every
                         task instead of shuffling (default 200000; 0 never)
+      frame_states      which ROWS frames of sums, counts and avgs keep their
+                        state (states.sql): 'auto' (default) those reaching
+                        100 rows or more, true all, false none
 
     ROWS frames are ordered by order_by, then event_key, so that rows at one
     instant keep one order on every run; a RANGE frame shares a frame among
@@ -43,6 +46,11 @@
     {%- if not spark_query_catalog._sqc_is_qualified_name(settings.order_by | trim) or "." in settings.order_by -%}
         {{- spark_query_catalog._sqc_fail(name, "order_by", "one column of the events (a date or a timestamp)", settings.order_by) -}}
     {%- endif -%}
+    {%- set frame_states = config.get("frame_states", "auto") -%}
+    {%- if frame_states not in ["auto", true, false] -%}
+        {{- spark_query_catalog._sqc_fail(name, "frame_states", "'auto' (ROWS frames of sums, counts and avgs"
+            ~ " reaching 100 rows or more keep their state), true (every such frame) or false (none)", frame_states) -}}
+    {%- endif -%}
     {%- set broadcast_rows = config.get("broadcast_rows", 200000) -%}
     {%- if not spark_query_catalog._sqc_is_whole_number(broadcast_rows) -%}
         {{- spark_query_catalog._sqc_fail(name, "broadcast_rows", "a whole number of rows, 0 or more (0: never broadcast)", broadcast_rows) -}}
@@ -53,7 +61,8 @@
         "order_by": settings.order_by | trim,
         "key_columns": key_columns,
         "event_keys": event_keys,
-        "broadcast_rows": broadcast_rows
+        "broadcast_rows": broadcast_rows,
+        "frame_states": frame_states
     }) -%}
     {%- do settings.update(spark_query_catalog._sqc_window_frames(settings)) -%}
     {{- return(settings) -}}
@@ -67,6 +76,9 @@
       aliases       the window columns, in order
       rows_back,
       rows_forward  the most rows a ROWS frame reaches before, after the row
+      rows_read_back  how many stored rows before the rewritten ones a run
+                    reads (states.sql: fewer when a frame keeps its state)
+      states        the frames that keep a state (states.sql sets them)
       range_back,
       range_forward the most seconds a RANGE frame reaches before, after it
 -#}
@@ -123,7 +135,8 @@
         {%- if group not in frames -%}
             {%- do frames.update({group: {
                 "frame": checked.frame_kind, "preceding": preceding, "following": following,
-                "method": method, "order_by": order_by, "aggregates": {}
+                "method": method, "order_by": order_by, "aggregates": {}, "state": none,
+                "back": [-checked.start.position, -checked.end.position, 0] | max
             }}) -%}
         {%- endif -%}
         {%- do frames[group].aggregates.update({alias: window.expression}) -%}
@@ -138,6 +151,8 @@
         "has_rows": groups | selectattr("frame", "equalto", "rows") | list | length > 0,
         "has_range": groups | selectattr("frame", "equalto", "range") | list | length > 0,
         "rows_back": reach.rows_back | int,
+        "rows_read_back": reach.rows_back | int,
+        "states": [],
         "rows_forward": reach.rows_forward | int,
         "range_back": reach.range_back,
         "range_forward": reach.range_forward

@@ -29,7 +29,9 @@
     {{ run_hooks(pre_hooks) }}
 
     {#- Everything is checked before the run creates anything. -#}
-    {%- set event_columns = spark_query_catalog._sqc_window_event_columns(settings, sql) -%}
+    {%- set described = spark_query_catalog._sqc_window_event_columns(settings, sql) -%}
+    {%- set event_columns = described | map(attribute="name") | list -%}
+    {%- do spark_query_catalog._sqc_window_states(settings, described, sql) -%}
     {%- set full_refresh = existing is none or should_full_refresh() or not existing.is_table -%}
     {%- set table = none if full_refresh else spark_query_catalog._sqc_window_table(target_relation, settings, event_columns) -%}
     {#- The model's SQL, the events, as a view that every statement names. -#}
@@ -79,7 +81,7 @@
     {%- endif -%}
 
     {#- Dropping a cached view frees its cache. -#}
-    {%- for view in [events_view, views.events] + views.stages -%}
+    {%- for view in [events_view, views.events] + views.stages + views.anchors + views.heads + views.results -%}
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
 
@@ -99,17 +101,70 @@
         {%- do run_query("cache table " ~ views.events) -%}
     {%- endif -%}
     {%- for frame in settings.frames -%}
-        {%- set query = spark_query_catalog.rolling_select(
-            ([views.events] + views.stages)[loop.index0], frame.aggregates, frame.order_by, partition_by=settings.key_columns, frame=frame.frame,
-            preceding=frame.preceding, following=frame.following, method=frame.method
-        ) -%}
+        {%- set source = ([views.events] + views.stages)[loop.index0] -%}
+        {%- set state = frame.state -%}
+        {%- if state is not none and table is not none -%}
+            {%- set query = spark_query_catalog._sqc_window_state_stage(settings, state, table, source, views, bounds) -%}
+        {%- else -%}
+            {%- set query = spark_query_catalog.rolling_select(
+                source, frame.aggregates, frame.order_by, partition_by=settings.key_columns, frame=frame.frame,
+                preceding=frame.preceding, following=frame.following, method=frame.method
+            ) -%}
+            {%- if state is not none -%}
+                {#- A full refresh: the frame's state beside its columns. -#}
+                {%- set query = spark_query_catalog._sqc_window_state_full_sql(settings, state, query) -%}
+            {%- endif -%}
+        {%- endif -%}
         {%- do run_query("create or replace temporary view " ~ views.stages[loop.index0] ~ " as\n" ~ query) -%}
     {%- endfor -%}
 {% endmacro %}
 
 
-{#- The events' columns (names as the model's SQL gives them, asked with
-    `describe query`), checked against the config. -#}
+{#- An incremental run's stage for a state frame (states.sql): its anchors,
+    then its heads (read from the dates the anchors give; a second time,
+    to each short key's anchor, when a key has fewer stored rows there
+    than it needs), then the written rows' results, from the run's events
+    view (cached, with every column they read), cached themselves: each
+    stage names the one before it once, and its plan stays small. Then the
+    stage's query. -#}
+{% macro _sqc_window_state_stage(settings, state, table, source, views, bounds) %}
+    {%- set index = settings.states.index(state) -%}
+    {%- set anchors, heads = views.anchors[index], views.heads[index] -%}
+    {%- do run_query("create or replace temporary view " ~ anchors ~ " as\n"
+        ~ spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
+    {%- set span = run_query("select\n    cast(min(to_date(windows_anchor.start.at)) as string) as from_date,\n"
+        ~ "    cast(max(to_date(coalesce(windows_last_start, windows_anchor.start).at)) + 2 as string) as to_date,\n"
+        ~ "    cast(max(to_date(windows_anchor_order.at)) as string) as last_date\nfrom " ~ anchors
+        ~ "\nwhere windows_anchor is not null").rows[0] -%}
+    {%- set to_date = span[1] if span[1] is none or span[1] < span[2] else span[2] -%}
+    {%- if span[0] is not none -%}
+        {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
+            settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)) -%}
+        {%- set short = run_query("select count(*) as short_keys\nfrom " ~ anchors ~ " as anchors\nleft anti join (\n"
+            ~ "    select distinct\n" ~ spark_query_catalog._sqc_list_lines(settings.key_columns, 8)
+            ~ "\n    from " ~ heads ~ "\n    where windows_head = windows_needed - 1\n) as found\n    on "
+            ~ spark_query_catalog._sqc_key_match("anchors", "found", settings.key_columns)
+            ~ "\nwhere\n    anchors.windows_anchor is not null\n    and least(\n        anchors.windows_anchor.rows,\n"
+            ~ "        anchors.windows_written - " ~ (state.width + 1) ~ " + anchors.windows_anchor.rows + 1\n    ) > 0").rows[0][0] -%}
+        {%- if short > 0 -%}
+            {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
+                settings, state, table, anchors, span[0], span[2], bounds.broadcast_new)) -%}
+        {%- endif -%}
+    {%- else -%}
+        {#- No key has an anchor: no heads. -#}
+        {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
+            settings, state, table, anchors, "1970-01-01", "1969-12-31", false)) -%}
+    {%- endif -%}
+    {%- set results = views.results[index] -%}
+    {%- do run_query("create or replace temporary view " ~ results ~ " as\n"
+        ~ spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads)) -%}
+    {%- do run_query("cache table " ~ results) -%}
+    {{- return(spark_query_catalog._sqc_window_state_stage_sql(settings, state, source, results)) -}}
+{% endmacro %}
+
+
+{#- The events' columns ({name, data_type}, names as the model's SQL gives
+    them, asked with `describe query`), checked against the config. -#}
 {% macro _sqc_window_event_columns(settings, events_sql) %}
     {%- set name = "incremental_windows" -%}
     {%- set columns = [] -%}
@@ -135,13 +190,14 @@
         "windows_rewrite", "windows_rewrite_before", "windows_rewrite_after", "windows_read_from", "windows_read_to",
         "windows_found_before", "windows_latest_date", "windows_write", "windows_source", "windows_copy",
         "windows_last_loaded", "windows_any_write"] -%}
-    {%- for column in lower if column.startswith("spark_query_catalog_") or column in internal
+    {%- for column in lower if column.startswith("spark_query_catalog_") or column.startswith("windows_state_")
+        or column in internal
         or column in settings.aliases | map("lower") | list -%}
         {{- spark_query_catalog._sqc_error(name, "the model's events have a column " ~ column ~ ", which is the"
             ~ " name of " ~ ("a window in `windows`" if column in settings.aliases | map("lower") | list
             else "a column the table keeps for itself") ~ ": rename one of them.") -}}
     {%- endfor -%}
-    {{- return(names) -}}
+    {{- return(columns) -}}
 {% endmacro %}
 
 

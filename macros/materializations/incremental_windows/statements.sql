@@ -17,19 +17,28 @@
       - ROWS frames reaching back b rows and forward f rows: the b stored rows
         after last_new and the f before first_new (their frames shift).
     What it reads besides: the rows those rows' frames hold (B, F of time
-    around them; b rows before the earliest, f after the latest).
+    around them; b rows before the earliest, f after the latest), where a
+    frame that keeps its state (states.sql) counts as 1 row back: the
+    stored row before the rewritten ones, whose state it starts from.
 -#}
 
 {#- The temporary views of a run, one name per model (threads building
-    several models on one Spark session never share one): the run's events
-    and one view per frame. -#}
+    several models on one Spark session never share one): the run's events,
+    one view per frame, and a state frame's anchors, heads and results. -#}
 {% macro _sqc_window_view_names(relation, settings) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
     {%- set stages = [] -%}
     {%- for frame in settings.frames -%}
         {%- do stages.append(base ~ "__" ~ loop.index) -%}
     {%- endfor -%}
-    {{- return({"events": base, "stages": stages}) -}}
+    {%- set names = {"events": base, "stages": stages, "anchors": [], "heads": [], "results": []} -%}
+    {%- for state in settings.states -%}
+        {%- set number = loop.index -%}
+        {%- for kind in ["anchors", "heads", "results"] -%}
+            {%- do names[kind].append(base ~ "__" ~ kind ~ "_" ~ number) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{- return(names) -}}
 {% endmacro %}
 
 
@@ -201,7 +210,7 @@ new_keys as (
 {% macro _sqc_window_read_condition(settings) %}
     {%- set read = [
         "windows_rewrite",
-        "windows_rows_before <= windows_rewrite_before + " ~ settings.rows_back,
+        "windows_rows_before <= windows_rewrite_before + " ~ settings.rows_read_back,
         "windows_rows_after <= windows_rewrite_after + " ~ settings.rows_forward
     ] -%}
     {%- if settings.has_range -%}
@@ -284,7 +293,7 @@ stored_reads as (
     probe_start (older_rows: from bounds.older on, unless it is 'all'). -#}
 {% macro _sqc_short_keys_ctes(settings, table, bounds) %}
     {%- set resolved = ["windows_found_before >= greatest(windows_rewrite_before, "
-        ~ settings.rows_forward ~ ") + " ~ settings.rows_back] -%}
+        ~ settings.rows_forward ~ ") + " ~ settings.rows_read_back] -%}
     {%- if settings.has_range -%}
         {%- do resolved.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
     {%- endif -%}
@@ -340,6 +349,15 @@ short_keys as (
         "true as windows_write",
         "1 as windows_source"
     ] -%}
+    {#- An incremental run carries each stored row's frame states (states.sql). -#}
+    {%- set stored_states = [] -%}
+    {%- set new_states = [] -%}
+    {%- set carried = [] -%}
+    {%- for state in settings.states if table is not none -%}
+        {%- do stored_states.append(state.column ~ " as " ~ state.carried) -%}
+        {%- do new_states.append("null as " ~ state.carried) -%}
+        {%- do carried.append(state.carried) -%}
+    {%- endfor -%}
     {%- if table is none -%}
         {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns, 8)
             ~ "\n    from " ~ events_view ~ "\n    where " ~ t ~ " is not null") -%}
@@ -350,8 +368,8 @@ short_keys as (
             "spark_query_catalog_loaded_at",
             "windows_rewrite as windows_write",
             "0 as windows_source"
-        ], 8) ~ "\n    from stored_reads") -%}
-        {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns, 8) ~ "\n    from new_events") -%}
+        ] + stored_states, 8) ~ "\n    from stored_reads") -%}
+        {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns + new_states, 8) ~ "\n    from new_events") -%}
     {%- endif -%}
     {%- set window_events -%}
 window_events as (
@@ -381,7 +399,7 @@ select
 {{ spark_query_catalog._sqc_list_lines(event_columns + [
     "windows_last_loaded as spark_query_catalog_loaded_at",
     "windows_any_write as windows_write"
-], 4) }}
+] + carried, 4) }}
 from event_copies
 where windows_copy = 1
 {%- endmacro %}
@@ -389,7 +407,8 @@ where windows_copy = 1
 
 {#- The stored columns of a windows table, in order (spark_query_catalog_date last, apart). -#}
 {% macro _sqc_window_table_columns(settings, event_columns) %}
-    {{- return(event_columns + settings.aliases + ["spark_query_catalog_loaded_at"]) -}}
+    {{- return(event_columns + settings.aliases + settings.states | map(attribute="column") | list
+        + ["spark_query_catalog_loaded_at"]) -}}
 {% endmacro %}
 
 
