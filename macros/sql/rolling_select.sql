@@ -39,13 +39,10 @@
 {% macro default__rolling_select(relation, aggregates, order_by, partition_by, frame, preceding, following, method) %}
     {%- set macro_name = "rolling_select" -%}
     {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
-    {%- if aggregates is not mapping or aggregates | length == 0 -%}
-        {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", "a non-empty dict of output column to aggregate", aggregates) -}}
-    {%- endif -%}
-    {%- set items = spark_query_catalog._sqc_aggregates(aggregates, macro_name) -%}
-    {%- set window = spark_query_catalog._sqc_rolling_window(
-        macro_name, items[0].sql, order_by, partition_by, frame, preceding, following, relation, method
+    {%- set parts = spark_query_catalog._sqc_rolling_select_parts(
+        relation, aggregates, order_by, partition_by, frame, preceding, following, method
     ) -%}
+    {%- set items, window = parts.aggregates, parts.window -%}
     {#- Inside a microbatch batch, over the batch and the rows its frame
         reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
     {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
@@ -56,6 +53,32 @@
         {{- return(query) -}}
     {%- endif -%}
     {{- return("select rolling_batch.*\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
+{% endmacro %}
+
+
+{#- rolling_select's checked arguments: {aggregates (parsed), window},
+    the column types read from `relation`. -#}
+{% macro _sqc_rolling_select_parts(relation, aggregates, order_by, partition_by, frame, preceding, following, method) %}
+    {%- set macro_name = "rolling_select" -%}
+    {%- if aggregates is not mapping or aggregates | length == 0 -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "aggregates", "a non-empty dict of output column to aggregate", aggregates) -}}
+    {%- endif -%}
+    {%- set items = spark_query_catalog._sqc_aggregates(aggregates, macro_name) -%}
+    {%- set window = spark_query_catalog._sqc_rolling_window(
+        macro_name, items[0].sql, order_by, partition_by, frame, preceding, following, relation, method
+    ) -%}
+    {{- return({"aggregates": items, "window": window}) -}}
+{% endmacro %}
+
+
+{#- rolling_select's query over `source_sql` (a name or subquery whose
+    columns have the types `relation`'s have): for a query that names its
+    source in a CTE, and knows the types of its columns from a relation. -#}
+{% macro _sqc_rolling_select_from(source_sql, relation, aggregates, order_by, partition_by, frame, preceding, following, method) %}
+    {%- set parts = spark_query_catalog._sqc_rolling_select_parts(
+        relation, aggregates, order_by, partition_by, frame, preceding, following, method
+    ) -%}
+    {{- return(spark_query_catalog._sqc_rolling_select_query(source_sql, relation, parts.aggregates, parts.window, "rolling_select")) -}}
 {% endmacro %}
 
 

@@ -161,6 +161,18 @@ def test_range_frames_only_need_no_ranks() -> None:
     assert "event_at >= windows_first_new - interval 608400 seconds" in text
 
 
+# Two frames' queries as _sqc_window_stages gives them (each over the one before).
+STAGES = {
+    "ctes": [
+        {"name": "windows_1", "sql": "select\n    *,\n    sum(amount) over (w) as total\n"
+                                     "from spark_query_catalog_windows__analytics__features"},
+        {"name": "windows_2", "sql": "select\n    *,\n    max(amount) over (w) as largest\n"
+                                     "from windows_1"},
+    ],
+    "last": "windows_2",
+}  # fmt: skip
+
+
 def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
     library = Library(model_config=CONFIG)
     settings = library.call("_sqc_incremental_windows_config")
@@ -170,7 +182,7 @@ def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
         settings,
         TABLE,
         "spark_query_catalog_windows__analytics__features",
-        "spark_query_catalog_windows__analytics__features__4",
+        STAGES,
         BOUNDS,
     )).strip()  # fmt: skip
     assert _lint(pending) == []
@@ -181,10 +193,19 @@ def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
     ) in pending
     full = str(library.call(
         "_sqc_create_windows_table_sql", Relation("features", "analytics"), settings, EVENT_COLUMNS,
-        "spark_query_catalog_windows__analytics__features__4",
+        STAGES,
     )).strip()  # fmt: skip
     assert _lint(full) == []
     assert "partitioned by (spark_query_catalog_date)" in full
+    # Each frame a CTE over the one before, the rows read from the last.
+    for text in (pending, full):
+        assert (
+            "with windows_1 as (\n    select\n        *,\n        sum(amount) over (w) as total\n"
+            "    from spark_query_catalog_windows__analytics__features\n),\n\n"
+            "windows_2 as (\n    select\n        *,\n        max(amount) over (w) as largest\n"
+            "    from windows_1\n)"
+        ) in text
+        assert "from windows_2\n" in text + "\n"
 
 
 @pytest.mark.parametrize(

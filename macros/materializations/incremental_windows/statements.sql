@@ -24,14 +24,10 @@
 
 {#- The temporary views of a run, one name per model (threads building
     several models on one Spark session never share one): the run's events,
-    one view per frame, and a state frame's anchors, heads and results. -#}
+    and a state frame's anchors, heads and results. -#}
 {% macro _sqc_window_view_names(relation, settings) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
-    {%- set stages = [] -%}
-    {%- for frame in settings.frames -%}
-        {%- do stages.append(base ~ "__" ~ loop.index) -%}
-    {%- endfor -%}
-    {%- set names = {"events": base, "stages": stages, "anchors": [], "heads": [], "results": []} -%}
+    {%- set names = {"events": base, "anchors": [], "heads": [], "results": []} -%}
     {%- for state in settings.states -%}
         {%- set number = loop.index -%}
         {%- for kind in ["anchors", "heads", "results"] -%}
@@ -412,24 +408,36 @@ where windows_copy = 1
 {% endmacro %}
 
 
-{#- The full refresh: every row, from the last frame's view. -#}
-{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, windows_view) %}
+{#- The frames' CTEs (_sqc_window_stages), each `name as (query)`. -#}
+{% macro _sqc_window_stage_ctes_sql(stages) %}
+    {%- set ctes = [] -%}
+    {%- for cte in stages.ctes -%}
+        {%- do ctes.append(cte.name ~ " as (\n" ~ cte.sql | trim | indent(4, first=true) ~ "\n)") -%}
+    {%- endfor -%}
+    {{- return(ctes | join(",\n\n")) -}}
+{% endmacro %}
+
+
+{#- The full refresh: every row, from the last frame's CTE. -#}
+{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages) %}
 create table {{ relation }}
 using parquet
 options (partitionoverwritemode 'dynamic')
 partitioned by (spark_query_catalog_date)
 as
+with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }}
+
 select
 {{ spark_query_catalog._sqc_list_lines(spark_query_catalog._sqc_window_table_columns(settings, event_columns)
     + ["to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"], 4) }}
-from {{ windows_view }}
+from {{ stages.last }}
 {%- endmacro %}
 
 
 {#- The pending table: the new content of every partition a run touches
     (the stored rows it keeps, the rows it writes), plus one marker row per
     such partition (so that a partition left empty is known). -#}
-{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, windows_view, bounds) %}
+{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds) %}
     {%- set t = settings.order_by -%}
     {%- set dates = [] -%}
     {%- for day in bounds.partitions -%}
@@ -449,7 +457,9 @@ from {{ windows_view }}
 create table {{ pending }}
 using parquet
 as
-with written_rows as (
+with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }},
+
+written_rows as (
     select
 {{ spark_query_catalog._sqc_list_lines(identity, 8) }}
     from {{ events_view_name }}
@@ -479,7 +489,7 @@ union all
 select
 {{ spark_query_catalog._sqc_list_lines(table.data_columns
     + ["to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
-from {{ windows_view }}
+from {{ stages.last }}
 where windows_write
 union all
 select
