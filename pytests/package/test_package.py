@@ -103,6 +103,14 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
         "user_event_features", "reading_features_by_batch", "reading_features_by_batch__dbt_tmp",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
+    # The feature table's 2-row frame keeps its state (frame_states=true).
+    columns = {
+        name
+        for name, _ in consumer.columns(f"select * from {consumer.table('user_event_features')}")
+    }
+    assert {name for name in columns if name.startswith("spark_query_catalog_rows_")} == {
+        "spark_query_catalog_rows_2"
+    }, columns
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 -- The consumer's own feature table under the package's materialization:
 -- each event with its user's amount of the 15 minutes up to it, and how
--- many events the user had in the last two (itself included).
+-- many events the user had in the last two (itself included), a frame that
+-- keeps its state (frame_states=true: 'auto' would keep it from 100 rows).
 {{ config(
     materialized='incremental_windows',
     partition_by='user_id',
@@ -12,7 +13,8 @@
             'expression': 'sum(amount)', 'frame': 'range', 'preceding': '15 minutes'
         },
         'events_last_2': {'expression': 'count(*)', 'preceding': 1}
-    }
+    },
+    frame_states=true
 ) }}
 
 select
