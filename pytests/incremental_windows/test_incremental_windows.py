@@ -170,7 +170,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     arrivals, ties and copies: loaded one batch and one run at a time, every
     window column equals the reference, and the whole table (the hidden
     columns included) equals a full rebuild. Each run builds both models."""
-    batches_per_example = 6
+    batches_per_example = 4
     wanted = math.ceil(SPLITS.get(target, SPLITS["thrift"]) / len(MODELS))
     examples = math.ceil(wanted / batches_per_example)
     loads = []

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject, values_sql
+from sqc.testing.loads import side_by_side
 
 VIEW = "rolling_under_test"
 COLUMNS = [
@@ -87,6 +88,9 @@ keys_strategy = st.lists(
     ),
     max_size=30,
 )
+# Up to four such tables side by side in one query (about as many tables
+# as two and a half times the examples of one).
+tables_strategy = st.lists(keys_strategy, min_size=1, max_size=4).map(side_by_side)
 
 
 @pytest.fixture(scope="module")
@@ -104,8 +108,8 @@ def semantics_sql(rolling_view: DbtProject) -> str:
     return rolling_view.compile_inline(f"select row_id, {', '.join(columns)} from {VIEW}")
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=20)
-@given(keys=keys_strategy)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
+@given(keys=tables_strategy)
 def test_range_frames_have_sparks_semantics(
     rolling_view: DbtProject, semantics_sql: str, keys: list[tuple[Any, ...]]
 ) -> None:
@@ -172,8 +176,8 @@ def _offsets(key: str, preceding: Any, following: Any) -> tuple[Any, Any]:
     return one(preceding, -1), one(following, 1)
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=25)
-@given(keys=keys_strategy)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=10)
+@given(keys=tables_strategy)
 def test_linear_forms_equal_the_native_frame_and_the_reference(
     rolling_view: DbtProject, linear_sql: str, keys: list[tuple[Any, ...]]
 ) -> None:
@@ -226,7 +230,7 @@ def extremes_sql(rolling_view: DbtProject) -> dict[tuple[int, int], str]:
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)
-@given(keys=keys_strategy, frame=st.sampled_from(EXTREMES))
+@given(keys=tables_strategy, frame=st.sampled_from(EXTREMES))
 def test_block_min_and_max_equal_the_reference(
     rolling_view: DbtProject, extremes_sql: dict[tuple[int, int], str],
     keys: list[tuple[Any, ...]], frame: tuple[int, int],

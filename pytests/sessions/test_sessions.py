@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject, values_sql
+from sqc.testing.loads import side_by_side
 
 BASE = datetime(2024, 1, 1, 12, 0, 0)
 GAPS = {
@@ -35,20 +36,8 @@ one_table = st.lists(
 )
 
 
-def _side_by_side(tables: list[list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
-    """Several drawn tables as one: table k's users renamed a -> a1, ...,
-    so that one query checks them all (a Spark query costs about half a
-    second, however few its rows). The NULL users of all the tables share
-    one partition: still an input like any other, as the reference sees it."""
-    return [
-        (None if user is None else f"{user}{k}", at, gap)
-        for k, rows in enumerate(tables)
-        for user, at, gap in rows
-    ]
-
-
 # Up to four tables an example (about as many tables as 20 examples of one).
-event_rows = st.lists(one_table, min_size=1, max_size=4).map(_side_by_side)
+event_rows = st.lists(one_table, min_size=1, max_size=4).map(side_by_side)
 
 
 @pytest.fixture(scope="module")

@@ -74,3 +74,16 @@ def shuffled_batches(
     for event in again:
         batches[data.draw(st.integers(0, count - 1))].append(event)
     return [[(*event, index + 1) for event in batch] for index, batch in enumerate(batches)]
+
+
+def side_by_side(tables: list[list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
+    """Several drawn tables of rows (key first) as one: table k's keys
+    renamed a -> a1, ..., so that one query checks them all (a Spark query
+    costs about half a second, however few its rows). The NULL keys of all
+    the tables share one partition: still an input like any other, as the
+    reference sees it too."""
+    return [
+        (None if row[0] is None else f"{row[0]}{k}", *row[1:])
+        for k, rows in enumerate(tables)
+        for row in rows
+    ]
