@@ -337,6 +337,20 @@ def test_the_state_statements_lint_clean() -> None:
     )).strip()  # fmt: skip
     assert _lint(heads) == [], heads
     assert "spark_query_catalog_date <= date '2024-01-05'" in heads
+    # The questions between them: the heads' dates, and the keys short of heads.
+    needed = (
+        "least(\n    anchors.windows_anchor.rows,\n"
+        "    anchors.windows_written - 20 + anchors.windows_anchor.rows + 1\n)"
+    )
+    assert needed.replace("\n", "\n        ") + " as windows_needed" in heads
+    span = str(library.call("_sqc_window_anchor_span_sql", "anchors")).strip()
+    assert _lint(span) == [], span
+    assert "where anchors.windows_anchor is not null" in span
+    short = str(
+        library.call("_sqc_window_short_keys_sql", settings, state, "anchors", "heads")
+    ).strip()
+    assert _lint(short) == [], short
+    assert "and " + needed.replace("\n", "\n    ") + " > 0" in short
     results = str(library.call(
         "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads"
     )).strip()  # fmt: skip

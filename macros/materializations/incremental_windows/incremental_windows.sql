@@ -139,20 +139,12 @@
     {%- set anchors, heads = views.anchors[index], views.heads[index] -%}
     {%- do run_query("create or replace temporary view " ~ anchors ~ " as\n"
         ~ spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
-    {%- set span = run_query("select\n    cast(min(to_date(windows_anchor.start.at)) as string) as from_date,\n"
-        ~ "    cast(max(to_date(coalesce(windows_last_start, windows_anchor.start).at)) + 2 as string) as to_date,\n"
-        ~ "    cast(max(to_date(windows_anchor_order.at)) as string) as last_date\nfrom " ~ anchors
-        ~ "\nwhere windows_anchor is not null").rows[0] -%}
+    {%- set span = run_query(spark_query_catalog._sqc_window_anchor_span_sql(anchors)).rows[0] -%}
     {%- set to_date = span[1] if span[1] is none or span[1] < span[2] else span[2] -%}
     {%- if span[0] is not none -%}
         {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
             settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)) -%}
-        {%- set short = run_query("select count(*) as short_keys\nfrom " ~ anchors ~ " as anchors\nleft anti join (\n"
-            ~ "    select distinct\n" ~ spark_query_catalog._sqc_list_lines(settings.key_columns, 8)
-            ~ "\n    from " ~ heads ~ "\n    where windows_head = windows_needed - 1\n) as found\n    on "
-            ~ spark_query_catalog._sqc_key_match("anchors", "found", settings.key_columns)
-            ~ "\nwhere\n    anchors.windows_anchor is not null\n    and least(\n        anchors.windows_anchor.rows,\n"
-            ~ "        anchors.windows_written - " ~ (state.width + 1) ~ " + anchors.windows_anchor.rows + 1\n    ) > 0").rows[0][0] -%}
+        {%- set short = run_query(spark_query_catalog._sqc_window_short_keys_sql(settings, state, anchors, heads)).rows[0][0] -%}
         {%- if short > 0 -%}
             {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
                 settings, state, table, anchors, span[0], span[2], bounds.broadcast_new)) -%}

@@ -304,6 +304,56 @@ from anchor_events as anchors
 {%- endmacro %}
 
 
+{#- How many heads an anchored key needs (over the anchors, as `anchors`):
+    least(r, |C| - d + 1), as below. -#}
+{% macro _sqc_window_heads_needed_sql(state) %}
+    {{- return("least(\n    anchors.windows_anchor.rows,\n    anchors.windows_written - " ~ (state.width + 1)
+        ~ " + anchors.windows_anchor.rows + 1\n)") -}}
+{% endmacro %}
+
+
+{#- The dates the heads are read from: where the anchors' frames start,
+    to two days past the last stored start of the rows rewritten
+    (to_date), and the last anchor's date (last_date), where a short key's
+    heads are read to. -#}
+{% macro _sqc_window_anchor_span_sql(anchors_view) %}
+select
+    cast(min(to_date(anchors.windows_anchor.start.at)) as string) as from_date,
+    cast(
+        max(
+            to_date(
+                coalesce(
+                    anchors.windows_last_start,
+                    anchors.windows_anchor.start
+                ).at
+            )
+        ) + 2 as string
+    ) as to_date,
+    cast(max(to_date(anchors.windows_anchor_order.at)) as string) as last_date
+from {{ anchors_view }} as anchors
+where anchors.windows_anchor is not null
+{%- endmacro %}
+
+
+{#- How many anchored keys needing heads found fewer than they need (the
+    keys whose last needed head was read are complete). -#}
+{% macro _sqc_window_short_keys_sql(settings, state, anchors_view, heads_view) %}
+with complete_keys as (
+    select distinct {{ settings.key_columns | join(", ") }}
+    from {{ heads_view }}
+    where windows_head = windows_needed - 1
+)
+
+select count(*) as short_keys
+from {{ anchors_view }} as anchors
+left anti join complete_keys
+    on {{ spark_query_catalog._sqc_key_match("anchors", "complete_keys", settings.key_columns) }}
+where
+    anchors.windows_anchor is not null
+    and {{ spark_query_catalog._sqc_window_heads_needed_sql(state) | indent(4) }} > 0
+{%- endmacro %}
+
+
 {#- The heads of each anchored key: its stored rows from u's start on, the
     first least(r, |C| - d + 1) of them (Hj, j from 0), with d (windows_skip),
     read from the dates `from_date` to `to_date` only. -#}
@@ -314,8 +364,7 @@ from anchor_events as anchors
     {%- set head_items = [
         "windows_stored.*",
         width ~ " - anchors.windows_anchor.rows as windows_skip",
-        "least(\n    anchors.windows_anchor.rows,\n    anchors.windows_written - " ~ width
-            ~ " + anchors.windows_anchor.rows + 1\n) as windows_needed",
+        spark_query_catalog._sqc_window_heads_needed_sql(state) ~ " as windows_needed",
         "row_number() over (\n    partition by " ~ spark_query_catalog._sqc_prefixed(settings.key_columns, "windows_stored.") | join(", ")
             ~ "\n    order by windows_stored.windows_order\n) - 1 as windows_head"
     ] -%}
