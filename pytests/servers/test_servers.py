@@ -8,7 +8,6 @@ import pytest
 
 from sqc.servers import Cluster, ServerError, ThriftServer, check_thrift
 from sqc.testing.dbt_harness import DbtProject
-from sqc.testing.fingerprint import catalog_tables
 
 # What a server changes: this module runs on every target (make test-thrift).
 pytestmark = pytest.mark.server
@@ -88,26 +87,3 @@ def test_tasks_run_on_the_workers(project: DbtProject, server: object, target: s
     assert [app["name"] for app in state["activeapps"]] == [
         f"spark_query_catalog_{server.thrift.name}"
     ]
-
-
-def test_four_threads_give_the_same_catalog(project: DbtProject, target: str) -> None:
-    """dbt build --threads 4 on the server equals a one-thread build, table by table."""
-    if target != "thrift":
-        pytest.skip("threads matter against a shared server: checked on thrift")
-    one = DbtProject(project.project_dir, target=target, schema="pytest_threads_one")
-    four = DbtProject(project.project_dir, target=target, schema="pytest_threads_four")
-    try:
-        one.invoke("build")
-        four.invoke("build", "--threads", "4")
-        tables = sorted(row.tableName for row in one.sql(f"show tables in {one.schema}"))
-        assert len(tables) == catalog_tables()
-        for table in tables:
-            difference = one.sql(
-                f"select count(*) as n from ((select * from {one.table(table)} except all "
-                f"select * from {four.table(table)}) union all (select * from "
-                f"{four.table(table)} except all select * from {one.table(table)}))"
-            )
-            assert difference[0].n == 0, table
-    finally:
-        one.drop_schema()
-        four.drop_schema()
