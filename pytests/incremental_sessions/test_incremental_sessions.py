@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
-from sqc.testing.loads import lab_project, load_events, reset_events, shuffled_batches
+from sqc.testing.loads import (
+    lab_project,
+    load_events,
+    reset_events,
+    run_with_broadcast_rows,
+    shuffled_batches,
+)
 
 BASE = datetime(2024, 1, 1, 23, 59, 0)  # sessions cross midnight: two partitions
 GAP = timedelta(seconds=10)
@@ -36,7 +42,7 @@ MODEL = """{{{{ config(
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
     event_key='event_id',
     loaded_at=var('loaded_at', 'loaded_at'),
-    broadcast_rows=var('broadcast_rows', 200000),
+    broadcast_rows=env_var('SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS', '200000') | int,
     _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
@@ -138,7 +144,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
             _load(lab, batch)
             # Joins with and without broadcasting the new events and touched sessions.
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
-            lab.invoke("run", "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
+            run_with_broadcast_rows(lab, broadcast_rows)
             loads.extend([len(batch)] * len(MODELS))
         incremental = {model: _sessions(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]

@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
-from sqc.testing.loads import lab_project, load_events, reset_events, shuffled_batches
+from sqc.testing.loads import (
+    lab_project,
+    load_events,
+    reset_events,
+    run_with_broadcast_rows,
+    shuffled_batches,
+)
 
 BASE = datetime(2024, 1, 1, 23, 59, 50)  # events cross midnight: two partitions
 COLUMNS = [
@@ -68,7 +74,7 @@ MODEL = """{{{{ config(
     windows={windows},
     event_key='event_id',
     loaded_at='loaded_at',
-    broadcast_rows=var('broadcast_rows', 200000),
+    broadcast_rows=env_var('SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS', '200000') | int,
     frame_states={frame_states},
     _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
@@ -183,7 +189,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
         for batch in batches:
             _load(lab, batch)
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
-            lab.invoke("run", "--vars", f"{{broadcast_rows: {broadcast_rows}}}")
+            run_with_broadcast_rows(lab, broadcast_rows)
             loads.extend([len(batch)] * len(MODELS))
         incremental = {model: _table(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
