@@ -236,13 +236,15 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert "stopped after" in "\n".join(lab.errors)
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__spark_query_catalog_pending" in tables
+    # The run's own tables are left too; the next run replaces them.
+    assert f"{model}__spark_query_catalog_run_events" in tables
     lab.invoke("run", "--select", model)
     repaired = _table(lab, model)
     assert _windows_only(repaired, model) == _expected(first + second, model)
     lab.invoke("run", "--select", model, "--full-refresh")
     assert _table(lab, model) == repaired
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
-    assert f"{model}__spark_query_catalog_pending" not in tables
+    assert not [name for name in tables if "__spark_query_catalog_" in name], tables
 
 
 def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) -> None:

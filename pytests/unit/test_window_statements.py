@@ -362,3 +362,27 @@ def test_the_state_statements_lint_clean() -> None:
     stage = str(library.call("_sqc_window_state_stage_sql", settings, state, EVENTS, "results"))
     assert _lint(stage.strip()) == [], stage
     assert "left join results as windows_results" in stage
+
+
+def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() -> None:
+    """An incremental run writes its events and each state frame's results
+    as tables named after the model (read by its later statements: Spark
+    4.3 does not use a cached view inside a statement with a WITH clause);
+    a full refresh reads its events once, from a temporary view, and has
+    no tables of its own. Anchors and heads stay temporary views."""
+    only = {
+        "amount_sum_200": {"expression": "sum(amount)", "frame": "rows", "preceding": 199},
+        "events_7d": {"expression": "count(*)", "frame": "range", "preceding": "7 days"},
+    }
+    library = Library(model_config={**CONFIG, "windows": only})
+    settings = _state_settings(library)
+    relation = Relation("features", "analytics")
+    run = library.call("_sqc_window_view_names", relation, settings, True)
+    assert run["events"] == "analytics.features__spark_query_catalog_run_events"
+    assert run["results"] == ["analytics.features__spark_query_catalog_run_results_1"]
+    assert [table.render() for table in run["tables"]] == [run["events"], *run["results"]]
+    assert run["anchors"] == ["spark_query_catalog_windows__analytics__features__anchors_1"]
+    assert run["heads"] == ["spark_query_catalog_windows__analytics__features__heads_1"]
+    full = library.call("_sqc_window_view_names", relation, settings, False)
+    assert full["events"] == "spark_query_catalog_windows__analytics__features"
+    assert full["tables"] == []

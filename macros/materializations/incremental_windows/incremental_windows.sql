@@ -37,7 +37,7 @@
     {#- The model's SQL, the events, as a view that every statement names. -#}
     {%- set events_view = spark_query_catalog._sqc_events_view_name(target_relation) -%}
     {%- do run_query(spark_query_catalog._sqc_create_events_view_sql(events_view, sql)) -%}
-    {%- set views = spark_query_catalog._sqc_window_view_names(target_relation, settings) -%}
+    {%- set views = spark_query_catalog._sqc_window_view_names(target_relation, settings, not full_refresh) -%}
 
     {%- if full_refresh -%}
         {%- if pending_existing is not none -%}
@@ -80,9 +80,11 @@
         {%- endif -%}
     {%- endif -%}
 
-    {#- Dropping a cached view frees its cache. -#}
-    {%- for view in [events_view, views.events] + views.anchors + views.heads + views.results -%}
+    {%- for view in [events_view] + ([views.events] if full_refresh else []) + views.anchors + views.heads -%}
         {%- do run_query("drop view if exists " ~ view) -%}
+    {%- endfor -%}
+    {%- for run_table in views.tables -%}
+        {%- do run_query("drop table if exists " ~ run_table) -%}
     {%- endfor -%}
 
     {{ run_hooks(post_hooks) }}
@@ -97,13 +99,15 @@
     not one view per frame: Spark analyzes a view again wherever a view
     names it, so a chain of views costs the square of its length to plan
     (measured: 2 to 3.5 s a view for six frames over a few rows). An
-    incremental run's events are few: cached (in the run's first job), so
-    that the statements that read them do not read the table again. -#}
+    incremental run's events are few: written to a table of the run's own
+    (_sqc_window_view_names says why not a cached view), so that the
+    statements that read them do not compute them again. -#}
 {% macro _sqc_window_stages(settings, event_columns, table, events_view, bounds, views) %}
-    {%- do run_query("create or replace temporary view " ~ views.events ~ " as\n"
-        ~ spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
-    {%- if table is not none -%}
-        {%- do run_query("cache table " ~ views.events) -%}
+    {%- set events_sql = spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds) -%}
+    {%- if table is none -%}
+        {%- do run_query("create or replace temporary view " ~ views.events ~ " as\n" ~ events_sql) -%}
+    {%- else -%}
+        {%- do spark_query_catalog._sqc_create_run_table(views.tables[0], events_sql) -%}
     {%- endif -%}
     {%- set ctes = [] -%}
     {%- for frame in settings.frames -%}
@@ -131,9 +135,9 @@
     then its heads (read from the dates the anchors give; a second time,
     to each short key's anchor, when a key has fewer stored rows there
     than it needs), then the written rows' results, from the run's events
-    view (cached, with every column they read), cached themselves: each
-    stage names the one before it once, and its plan stays small. Then the
-    stage's query. -#}
+    table (with every column they read), written to a table of the run's
+    own: each stage names the one before it once, and its plan stays
+    small. Then the stage's query. -#}
 {% macro _sqc_window_state_stage(settings, state, table, source, views, bounds) %}
     {%- set index = settings.states.index(state) -%}
     {%- set anchors, heads = views.anchors[index], views.heads[index] -%}
@@ -155,9 +159,8 @@
             settings, state, table, anchors, "1970-01-01", "1969-12-31", false)) -%}
     {%- endif -%}
     {%- set results = views.results[index] -%}
-    {%- do run_query("create or replace temporary view " ~ results ~ " as\n"
-        ~ spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads)) -%}
-    {%- do run_query("cache table " ~ results) -%}
+    {%- do spark_query_catalog._sqc_create_run_table(views.tables[index + 1],
+        spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads)) -%}
     {{- return(spark_query_catalog._sqc_window_state_stage_sql(settings, state, source, results)) -}}
 {% endmacro %}
 

@@ -22,19 +22,51 @@
     stored row before the rewritten ones, whose state it starts from.
 -#}
 
-{#- The temporary views of a run, one name per model (threads building
-    several models on one Spark session never share one): the run's events,
-    and a state frame's anchors, heads and results. -#}
-{% macro _sqc_window_view_names(relation, settings) %}
+{#- Where a run keeps what it computes, one name per model (threads building
+    several models on one Spark session never share one): the run's events
+    and each state frame's results, and a state frame's anchors and heads
+    (temporary views).
+    An incremental run writes its events and results as tables
+    (<model>__spark_query_catalog_run_events, _run_results_<n>), dropped at
+    its end, because every later statement reads them: a cached temporary
+    view would not do, as Spark 4.3 uses a cached view's data only where
+    its plan matches again, and a view whose SQL has a WITH clause never
+    matches inside a statement with one of its own (measured over the
+    bench's 10M events: the pending table's CREATE computed the events
+    and the results again, 15 s of a 40 s run). A full refresh reads its
+    events once: a temporary view. {views: {events, anchors, heads,
+    results}, tables: the run's tables}. -#}
+{% macro _sqc_window_view_names(relation, settings, incremental) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
-    {%- set names = {"events": base, "anchors": [], "heads": [], "results": []} -%}
+    {%- set names = {"events": base, "anchors": [], "heads": [], "results": [], "tables": []} -%}
+    {%- if incremental -%}
+        {%- set events = relation.incorporate(
+            path={"identifier": relation.identifier ~ "__spark_query_catalog_run_events"}, type="table") -%}
+        {%- do names.update({"events": events.render()}) -%}
+        {%- do names.tables.append(events) -%}
+    {%- endif -%}
     {%- for state in settings.states -%}
         {%- set number = loop.index -%}
-        {%- for kind in ["anchors", "heads", "results"] -%}
+        {%- for kind in ["anchors", "heads"] -%}
             {%- do names[kind].append(base ~ "__" ~ kind ~ "_" ~ number) -%}
         {%- endfor -%}
+        {%- set results = relation.incorporate(
+            path={"identifier": relation.identifier ~ "__spark_query_catalog_run_results_" ~ number}, type="table") -%}
+        {%- do names.results.append(results.render()) -%}
+        {%- if incremental -%}
+            {%- do names.tables.append(results) -%}
+        {%- endif -%}
     {%- endfor -%}
     {{- return(names) -}}
+{% endmacro %}
+
+
+{#- A table of the run's own: the one a run that died left is dropped first
+    (and a directory a killed CREATE left), then it is written. -#}
+{% macro _sqc_create_run_table(relation, sql) %}
+    {%- do run_query("drop table if exists " ~ relation) -%}
+    {%- do spark_query_catalog._sqc_clear_orphaned_location(relation, known_absent=true) -%}
+    {%- do run_query("create table " ~ relation ~ "\nusing parquet\nas\n" ~ sql) -%}
 {% endmacro %}
 
 
