@@ -380,9 +380,10 @@ def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() 
     run = library.call("_sqc_window_view_names", relation, settings, True)
     assert run["events"] == "analytics.features__spark_query_catalog_run_events"
     assert run["results"] == ["analytics.features__spark_query_catalog_run_results_1"]
-    assert [table.render() for table in run["tables"]] == [run["events"], *run["results"]]
+    assert run["run_events"].render() == run["events"]
+    assert [table.render() for table in run["run_results"]] == run["results"]
     assert run["anchors"] == ["spark_query_catalog_windows__analytics__features__anchors_1"]
     assert run["heads"] == ["spark_query_catalog_windows__analytics__features__heads_1"]
     full = library.call("_sqc_window_view_names", relation, settings, False)
     assert full["events"] == "spark_query_catalog_windows__analytics__features"
-    assert full["tables"] == []
+    assert full["run_events"] is None and full["run_results"] == []

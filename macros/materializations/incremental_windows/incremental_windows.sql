@@ -83,7 +83,7 @@
     {%- for view in [events_view] + ([views.events] if full_refresh else []) + views.anchors + views.heads -%}
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
-    {%- for run_table in views.tables -%}
+    {%- for run_table in ([views.run_events] if views.run_events is not none else []) + views.run_results -%}
         {%- do run_query("drop table if exists " ~ run_table) -%}
     {%- endfor -%}
 
@@ -107,7 +107,7 @@
     {%- if table is none -%}
         {%- do run_query("create or replace temporary view " ~ views.events ~ " as\n" ~ events_sql) -%}
     {%- else -%}
-        {%- do spark_query_catalog._sqc_create_run_table(views.tables[0], events_sql) -%}
+        {%- do spark_query_catalog._sqc_create_run_table(views.run_events, events_sql) -%}
     {%- endif -%}
     {%- set ctes = [] -%}
     {%- for frame in settings.frames -%}
@@ -159,7 +159,7 @@
             settings, state, table, anchors, "1970-01-01", "1969-12-31", false)) -%}
     {%- endif -%}
     {%- set results = views.results[index] -%}
-    {%- do spark_query_catalog._sqc_create_run_table(views.tables[index + 1],
+    {%- do spark_query_catalog._sqc_create_run_table(views.run_results[index],
         spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads)) -%}
     {{- return(spark_query_catalog._sqc_window_state_stage_sql(settings, state, source, results)) -}}
 {% endmacro %}

@@ -34,16 +34,16 @@
     matches inside a statement with one of its own (measured over the
     bench's 10M events: the pending table's CREATE computed the events
     and the results again, 15 s of a 40 s run). A full refresh reads its
-    events once: a temporary view. {views: {events, anchors, heads,
-    results}, tables: the run's tables}. -#}
+    events once: a temporary view. {events, anchors, heads, results: the
+    names statements read; run_events, run_results: those tables' relations
+    (none and [] for a full refresh)}. -#}
 {% macro _sqc_window_view_names(relation, settings, incremental) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
-    {%- set names = {"events": base, "anchors": [], "heads": [], "results": [], "tables": []} -%}
+    {%- set names = {"events": base, "anchors": [], "heads": [], "results": [], "run_events": none, "run_results": []} -%}
     {%- if incremental -%}
         {%- set events = relation.incorporate(
             path={"identifier": relation.identifier ~ "__spark_query_catalog_run_events"}, type="table") -%}
-        {%- do names.update({"events": events.render()}) -%}
-        {%- do names.tables.append(events) -%}
+        {%- do names.update({"events": events.render(), "run_events": events}) -%}
     {%- endif -%}
     {%- for state in settings.states -%}
         {%- set number = loop.index -%}
@@ -54,7 +54,7 @@
             path={"identifier": relation.identifier ~ "__spark_query_catalog_run_results_" ~ number}, type="table") -%}
         {%- do names.results.append(results.render()) -%}
         {%- if incremental -%}
-            {%- do names.tables.append(results) -%}
+            {%- do names.run_results.append(results) -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return(names) -}}
