@@ -236,15 +236,45 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert "stopped after" in "\n".join(lab.errors)
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__spark_query_catalog_pending" in tables
-    # The run's own tables are left too; the next run replaces them.
-    assert f"{model}__spark_query_catalog_run_events" in tables
+    # The run's own tables are left too, and the table says a run started.
+    run_events = f"{model}__spark_query_catalog_run_events"
+    assert run_events in tables
+    assert _run_property(lab, model) == "started"
+    if stop_after == "pending":
+        # As if a CREATE of the run's events had been killed: its directory
+        # with no table, which Spark refuses to create a table over.
+        location = _location(lab, run_events)
+        lab.sql(f"drop table {lab.schema}.{run_events}")
+        location.mkdir(parents=True)
+        (location / "part-00000-killed.parquet").write_bytes(b"PAR1")
     lab.invoke("run", "--select", model)
     repaired = _table(lab, model)
     assert _windows_only(repaired, model) == _expected(first + second, model)
+    assert _run_property(lab, model) == "finished"
+    # A run after a finished one writes its tables straight away.
+    _load(lab, [(7, "b", BASE + timedelta(days=2), 5, 3)])
+    lab.invoke("run", "--select", model)
+    assert not [q for q in lab.queries if "__spark_query_catalog_probe" in q], lab.queries
+    assert _run_property(lab, model) == "finished"
+    repaired = _table(lab, model)
+    assert _windows_only(repaired, model) == _expected(
+        first + second + [(7, "b", BASE + timedelta(days=2), 5, 3)], model
+    )
     lab.invoke("run", "--select", model, "--full-refresh")
     assert _table(lab, model) == repaired
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert not [name for name in tables if "__spark_query_catalog_" in name], tables
+
+
+def _run_property(lab: DbtProject, model: str) -> str | None:
+    rows = lab.sql(f"show tblproperties {lab.schema}.{model}")
+    return next((r[1] for r in rows if r[0] == "spark_query_catalog.run"), None)
+
+
+def _location(lab: DbtProject, table: str) -> Path:
+    rows = lab.sql(f"describe table extended {lab.schema}.{table}")
+    location = next(r[1] for r in rows if r[0] == "Location")
+    return Path(location.removeprefix("file:"))
 
 
 def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) -> None:

@@ -120,9 +120,9 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     covered, or seen for the first time): the run reads no older rows, and
     asks nothing more. Some: a second question, over them too, for the date
     from which they are needed. Every question lint-clean."""
-    table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}}
+    table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}, "loaded_type": "int"}
     answers = [
-        ("select\n    count(*) as new_events", [(7, "2024-03-10", "2024-03-11")]),
+        ("select\n    count(*) as new_events", [(7, "2024-03-10", "2024-03-11", "44")]),
         ("with new_events as", [(older_rows, 21)]),
         ("with new_events as", [("2024-02-11", 22)]),
         ("alter table analytics.features set tblproperties", []),
@@ -132,6 +132,7 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     bounds = library.call("_sqc_window_bounds", settings, table, EVENTS)
     assert bounds["older"] == older
     assert bounds["probe_start"] == "2024-02-17"  # 20 days and 2 before the first new
+    assert bounds["watermark"] == "44"  # the new events' latest loaded_at, the next watermark
     questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
     assert len(questions) == (2 if older_rows else 1)
     first = questions[0]
@@ -387,3 +388,45 @@ def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() 
     full = library.call("_sqc_window_view_names", relation, settings, False)
     assert full["events"] == "spark_query_catalog_windows__analytics__features"
     assert full["run_events"] is None and full["run_results"] == []
+    # Whichever the run, the names of the tables a run that died may have left.
+    for names in (run, full):
+        assert [table.render() for table in names["run_tables"]] == [run["events"], *run["results"]]
+
+
+def test_a_run_table_is_written_in_one_statement_and_cleared_only_on_demand() -> None:
+    """A run writes each of its tables with one CREATE (no probe for a
+    directory left behind); clearing what a run that died left drops each
+    run table and the directories of those and of the pending table."""
+    library = Library(model_config=CONFIG)
+    settings = _state_settings(library)
+    relation = Relation("features", "analytics")
+    names = library.call("_sqc_window_view_names", relation, settings, True)
+    library.answers = [("create table", [])]
+    library.call("_sqc_create_run_table", names["run_events"], "select 1 as one")
+    assert library.queries == [
+        "create table analytics.features__spark_query_catalog_run_events\n"
+        "using parquet\nas\nselect 1 as one"
+    ]
+    assert library.cached == [names["events"]]  # rolling_select describes it once
+    library.queries.clear()
+    pending = Relation("features__spark_query_catalog_pending", "analytics")
+    cleared = [*names["run_tables"], pending]
+    library.answers = [("drop table if exists", [])] * len(names["run_tables"]) + [
+        answer
+        for table in cleared
+        for answer in [
+            ("create table if not exists", []),
+            ("describe table extended", [("Location", f"file:/w/a.db/{table.identifier}__probe")]),
+            ("alter table", []),
+            ("drop table", []),
+        ]
+    ]  # fmt: skip
+    library.call("_sqc_clear_run_tables", names, pending)
+    assert library.answers == [] and library.cached == []
+    drops = [q for q in library.queries if q.startswith("drop table if exists")]
+    assert drops == [f"drop table if exists {table.render()}" for table in names["run_tables"]]
+    probes = [q for q in library.queries if q.startswith("alter table") and "set location" in q]
+    assert [q.rsplit("/", 1)[1] for q in probes] == [
+        *(f"{table.identifier}'" for table in names["run_tables"]),
+        "features__spark_query_catalog_pending'",
+    ]

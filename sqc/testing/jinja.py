@@ -102,6 +102,8 @@ class Library:
     # Scripted answers to other queries, in order: [(text the query starts
     # with, its rows)]; each query asked is kept in `queries`.
     answers: list[tuple[str, list[tuple[Any, ...]]]] = field(default_factory=list)
+    # Relations added to dbt's relation cache (adapter.cache_added), as rendered.
+    cached: list[str] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -198,6 +200,15 @@ class Library:
             def get_relation(self, database: Any, schema: Any, identifier: Any) -> Any:
                 name = ".".join(p for p in (schema, identifier) if p)
                 return Relation(identifier, schema) if name in library.columns else None
+
+            def cache_added(self, relation: Any) -> None:
+                library.cached.append(relation.render())
+
+            def drop_relation(self, relation: Any) -> None:
+                # dbt-spark's drop_relation, and the cache forgets it.
+                run_query(f"drop {relation.type} if exists {relation.render()}")
+                if relation.render() in library.cached:
+                    library.cached.remove(relation.render())
 
         def raise_compiler_error(message: str) -> None:
             raise CompileError(message)

@@ -13,8 +13,13 @@
     keeps the most days a session spans (`table.state.session_days`). Readers during the crash window can see
     a partition missing (Spark replaces a partition by deleting it, then
     moving the new one in).
+
+    `known` ({partitions, watermark}), from the run that wrote the pending
+    table, spares the question of its partitions: an incremental_windows
+    run knows them (the dates of the rows it wrote: none is left empty)
+    and its watermark (its new events' latest loaded_at). A repair asks.
 -#}
-{% macro _sqc_apply_pending(table, pending) %}
+{% macro _sqc_apply_pending(table, pending, known=none) %}
     {%- set loaded = "max(max(spark_query_catalog_loaded_at)) over ()" -%}
     {%- if table.state.watermark is not none -%}
         {%- set loaded = "greatest(" ~ loaded ~ ", " ~ table.state.watermark ~ ")" -%}
@@ -37,7 +42,14 @@ select
 from {{ pending }}
 group by {{ column }}
     {%- endset -%}
-    {%- set partitions = run_query(summary).rows -%}
+    {%- if known is none -%}
+        {%- set partitions = run_query(summary).rows -%}
+    {%- else -%}
+        {%- set partitions = [] -%}
+        {%- for day in known.partitions -%}
+            {%- do partitions.append([day, true, none]) -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- set days = partitions[0][3] if partitions and sessions else none -%}
     {%- if days is not none and table.state.session_days is not none and days > table.state.session_days -%}
         {%- do spark_query_catalog._sqc_record_state(table, {"session_days": days}) -%}
@@ -58,7 +70,9 @@ where not spark_query_catalog_marker
     {%- if emptied -%}
         {%- do run_query("alter table " ~ table.relation ~ " drop if exists\n    " ~ emptied | join(",\n    ")) -%}
     {%- endif -%}
-    {%- if partitions and table.state.watermark is not none -%}
+    {%- if known is not none -%}
+        {%- do spark_query_catalog._sqc_record_state(table, {"watermark": known.watermark}) -%}
+    {%- elif partitions and table.state.watermark is not none -%}
         {%- do spark_query_catalog._sqc_record_state(
             table, {"watermark": spark_query_catalog._sqc_loaded_literal(partitions[0][2], table.loaded_type)}
         ) -%}

@@ -15,6 +15,7 @@
       older           keys whose rows from probe_start fall short of what a
                       ROWS frame needs are read before it, from this date
                       (none: no key needs to, or none has rows before it)
+      watermark       the new events' latest loaded_at: the run's watermark
     none when there are no new events. The dates of the partitions a run
     writes are asked of its events view (incremental_windows.sql).
 -#}
@@ -26,7 +27,8 @@
 select
     count(*) as new_events,
     cast(to_date(min({{ t }})) as string) as first_date,
-    cast(to_date(max({{ t }})) as string) as last_date
+    cast(to_date(max({{ t }})) as string) as last_date,
+    {{ spark_query_catalog._sqc_loaded_text("max(" ~ settings.loaded_at ~ ")", table.loaded_type) }} as last_loaded
 from {{ events_view }}
 where
     {{ is_new }}
@@ -51,7 +53,8 @@ where
         "probe_start": probe_start | string,
         "probe_margin": (probe_start + day * 2) | string,
         "last_date": none if settings.has_rows else (last_date + day * (range_days + 2)) | string,
-        "older": "all" if settings.has_rows else none
+        "older": "all" if settings.has_rows else none,
+        "watermark": spark_query_catalog._sqc_loaded_literal(new[3], table.loaded_type)
     } -%}
     {%- if not settings.has_rows -%}
         {{- return(bounds) -}}

@@ -19,6 +19,16 @@
     A full refresh (first run, --full-refresh) builds the table in one
     CREATE TABLE ... AS SELECT. Changing the windows or the events' columns
     needs one.
+
+    An incremental run with new events writes tables of its own (the
+    pending table, the run's events and results: statements.sql) and drops
+    them at its end. The table property spark_query_catalog.run says
+    whether one may be there: 'started' before the first is written,
+    'finished' once the last is dropped (and on a full refresh's table).
+    Only a run that finds it otherwise (a run died, or the table is from
+    before 0.5.1) drops them, and the directories of any whose CREATE was
+    killed: the others write them straight away, seven to fifteen
+    statements fewer.
 -#}
 {% materialization incremental_windows, adapter="spark" %}
     {%- set settings = spark_query_catalog._sqc_incremental_windows_config() -%}
@@ -38,12 +48,17 @@
     {%- set events_view = spark_query_catalog._sqc_events_view_name(target_relation) -%}
     {%- do run_query(spark_query_catalog._sqc_create_events_view_sql(events_view, sql)) -%}
     {%- set views = spark_query_catalog._sqc_window_view_names(target_relation, settings, not full_refresh) -%}
+    {#- Whether the run ends by recording that it left no tables of its own. -#}
+    {%- set finish = [] -%}
 
     {%- if full_refresh -%}
         {%- if pending_existing is not none -%}
             {%- do adapter.drop_relation(pending) -%}
         {%- endif -%}
         {%- if existing is not none -%}
+            {%- if existing.is_table and spark_query_catalog._sqc_table_state(existing, ["run"]).run != "finished" -%}
+                {%- do spark_query_catalog._sqc_clear_run_tables(views, pending) -%}
+            {%- endif -%}
             {%- do adapter.drop_relation(existing) -%}
         {%- endif -%}
         {%- do spark_query_catalog._sqc_clear_orphaned_location(target_relation) -%}
@@ -56,6 +71,11 @@
         {%- if pending_existing is not none -%}
             {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
         {%- endif -%}
+        {#- A run that died (or a table from before 0.5.1): drop what it left. -#}
+        {%- if table.state.run != "finished" -%}
+            {%- do spark_query_catalog._sqc_clear_run_tables(views, pending) -%}
+            {%- do finish.append(true) -%}
+        {%- endif -%}
         {%- if table.state.watermark is none -%}
             {%- do spark_query_catalog._sqc_measure_watermark(table) -%}
         {%- endif -%}
@@ -66,17 +86,18 @@
                 select 0 as new_events
             {%- endcall -%}
         {%- else -%}
+            {%- do spark_query_catalog._sqc_record_state(table, {"run": "started"}) -%}
+            {%- do finish.append(true) -%}
             {%- set stages = spark_query_catalog._sqc_window_stages(settings, event_columns, table, events_view, bounds, views) -%}
             {#- The partitions to write: the dates of the rows written. -#}
             {%- set dates = run_query("select to_json(collect_set(cast(to_date(" ~ settings.order_by
                 ~ ") as string))) as dates\nfrom " ~ views.events ~ "\nwhere windows_write").rows[0][0] -%}
             {%- do bounds.update({"partitions": fromjson(dates) | sort}) -%}
-            {%- do spark_query_catalog._sqc_clear_orphaned_location(pending, known_absent=true) -%}
             {%- call statement("main") -%}
                 {{ spark_query_catalog._sqc_create_windows_pending_sql(pending, settings, table, views.events, stages, bounds) }}
             {%- endcall -%}
             {%- do spark_query_catalog._sqc_incremental_fault("incremental_windows", "pending") -%}
-            {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
+            {%- do spark_query_catalog._sqc_apply_pending(table, pending, bounds) -%}
         {%- endif -%}
     {%- endif -%}
 
@@ -84,8 +105,11 @@
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
     {%- for run_table in ([views.run_events] if views.run_events is not none else []) + views.run_results -%}
-        {%- do run_query("drop table if exists " ~ run_table) -%}
+        {%- do adapter.drop_relation(run_table) -%}
     {%- endfor -%}
+    {%- if finish -%}
+        {%- do spark_query_catalog._sqc_record_state(table, {"run": "finished"}) -%}
+    {%- endif -%}
 
     {{ run_hooks(post_hooks) }}
     {{ return({"relations": [target_relation]}) }}
@@ -117,7 +141,7 @@
             {%- set query = spark_query_catalog._sqc_window_state_stage(settings, state, table, source, views, bounds) -%}
         {%- else -%}
             {%- set query = spark_query_catalog._sqc_rolling_select_from(
-                source, views.events, frame.aggregates, frame.order_by, partition_by=settings.key_columns,
+                source, views.run_events or views.events, frame.aggregates, frame.order_by, partition_by=settings.key_columns,
                 frame=frame.frame, preceding=frame.preceding, following=frame.following, method=frame.method
             ) -%}
             {%- if state is not none -%}
@@ -228,7 +252,7 @@
         "relation": relation,
         "data_columns": data_columns,
         "loaded_type": spark_query_catalog._sqc_find_column(stored, "spark_query_catalog_loaded_at").data_type | lower,
-        "state": spark_query_catalog._sqc_table_state(relation, ["watermark", "halo_days"]),
+        "state": spark_query_catalog._sqc_table_state(relation, ["watermark", "halo_days", "run"]),
         "partition_column": "spark_query_catalog_date",
         "materialization": "incremental_windows"
     }) -}}

@@ -36,13 +36,15 @@
     and the results again, 15 s of a 40 s run). A full refresh reads its
     events once: a temporary view. {events, anchors, heads, results: the
     names statements read; run_events, run_results: those tables' relations
-    (none and [] for a full refresh)}. -#}
+    (none and [] for a full refresh); run_tables: all of them, whichever the
+    run, for a run that drops what another left}. -#}
 {% macro _sqc_window_view_names(relation, settings, incremental) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
-    {%- set names = {"events": base, "anchors": [], "heads": [], "results": [], "run_events": none, "run_results": []} -%}
+    {%- set events = relation.incorporate(
+        path={"identifier": relation.identifier ~ "__spark_query_catalog_run_events"}, type="table") -%}
+    {%- set names = {"events": base, "anchors": [], "heads": [], "results": [], "run_events": none, "run_results": [],
+        "run_tables": [events]} -%}
     {%- if incremental -%}
-        {%- set events = relation.incorporate(
-            path={"identifier": relation.identifier ~ "__spark_query_catalog_run_events"}, type="table") -%}
         {%- do names.update({"events": events.render(), "run_events": events}) -%}
     {%- endif -%}
     {%- for state in settings.states -%}
@@ -53,6 +55,7 @@
         {%- set results = relation.incorporate(
             path={"identifier": relation.identifier ~ "__spark_query_catalog_run_results_" ~ number}, type="table") -%}
         {%- do names.results.append(results.render()) -%}
+        {%- do names.run_tables.append(results) -%}
         {%- if incremental -%}
             {%- do names.run_results.append(results) -%}
         {%- endif -%}
@@ -61,12 +64,26 @@
 {% endmacro %}
 
 
-{#- A table of the run's own: the one a run that died left is dropped first
-    (and a directory a killed CREATE left), then it is written. -#}
+{#- A table of the run's own (none of that name is there: see
+    _sqc_clear_run_tables), known to dbt's relation cache from then on:
+    rolling_select reads its columns with one DESCRIBE, not three
+    statements. -#}
 {% macro _sqc_create_run_table(relation, sql) %}
-    {%- do run_query("drop table if exists " ~ relation) -%}
-    {%- do spark_query_catalog._sqc_clear_orphaned_location(relation, known_absent=true) -%}
     {%- do run_query("create table " ~ relation ~ "\nusing parquet\nas\n" ~ sql) -%}
+    {%- do adapter.cache_added(relation) -%}
+{% endmacro %}
+
+
+{#- What a run that died may have left: its tables (`views.run_tables`),
+    and the directories of those and of the `pending` table whose CREATE
+    was killed. The pending table itself is applied, not dropped
+    (incremental_windows.sql). -#}
+{% macro _sqc_clear_run_tables(views, pending) %}
+    {%- for run_table in views.run_tables -%}
+        {%- do adapter.drop_relation(run_table) -%}
+        {%- do spark_query_catalog._sqc_clear_orphaned_location(run_table, known_absent=true) -%}
+    {%- endfor -%}
+    {%- do spark_query_catalog._sqc_clear_orphaned_location(pending, known_absent=true) -%}
 {% endmacro %}
 
 
@@ -456,6 +473,7 @@ create table {{ relation }}
 using parquet
 options (partitionoverwritemode 'dynamic')
 partitioned by (spark_query_catalog_date)
+tblproperties ('spark_query_catalog.run' = 'finished')
 as
 with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }}
 
@@ -468,7 +486,14 @@ from {{ stages.last }}
 
 {#- The pending table: the new content of every partition a run touches
     (the stored rows it keeps, the rows it writes), plus one marker row per
-    such partition (so that a partition left empty is known). -#}
+    such partition (so that a partition left empty is known).
+    The stored rows a run rewrites are, per key, one span in the frames'
+    row order (time, then event key): the rows from first_new to last_new,
+    widened by the RANGE reach and by the rows a ROWS frame shifts, each
+    a span that holds [first_new, last_new] (see the top of this file). So
+    the rows kept are those outside their key's span of written rows: a
+    join with one row per key of new events (broadcast where the new
+    events are), not with every row written. -#}
 {% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds) %}
     {%- set t = settings.order_by -%}
     {%- set dates = [] -%}
@@ -481,21 +506,27 @@ from {{ stages.last }}
         {%- do kept_columns.append("stored_events." ~ column) -%}
         {%- do marker_columns.append("null as " ~ column) -%}
     {%- endfor -%}
-    {%- set identity = settings.key_columns + settings.event_keys + [t] -%}
-    {%- set match = [] -%}
-    {%- for column in identity -%}
-        {%- do match.append("stored_events." ~ column ~ (" = " if column == t else " <=> ") ~ "written_rows." ~ column) -%}
+    {%- set order = [t] + settings.event_keys -%}
+    {%- set stored_order = [] -%}
+    {%- for column in order -%}
+        {%- do stored_order.append("stored_events." ~ column) -%}
     {%- endfor -%}
+    {%- set match = [spark_query_catalog._sqc_key_match("stored_events", "written_spans", settings.key_columns),
+        "struct(" ~ stored_order | join(", ") ~ ")\n        between written_spans.windows_written_from\n        and written_spans.windows_written_to"] -%}
 create table {{ pending }}
 using parquet
 as
 with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }},
 
-written_rows as (
+written_spans as (
     select
-{{ spark_query_catalog._sqc_list_lines(identity, 8) }}
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
+    "min(struct(" ~ order | join(", ") ~ ")) as windows_written_from",
+    "max(struct(" ~ order | join(", ") ~ ")) as windows_written_to"], 8) }}
     from {{ events_view_name }}
     where windows_write
+    group by
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns, 8) }}
 ),
 
 touched_dates as (
@@ -507,10 +538,10 @@ touched_dates as (
         ) as spark_query_catalog_date
 )
 
-select
+select{{ " /*+ broadcast(written_spans) */" if bounds.broadcast_new }}
 {{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_events.spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
 from {{ table.relation }} as stored_events
-left anti join written_rows
+left anti join written_spans
     on
         {{ match | join("\n        and ") }}
 where
