@@ -74,8 +74,11 @@ def connect_url() -> str:
 
 def use_project_environment(root: Path, state_dir: str) -> None:
     """Run from the project root with its profiles, Spark state under
-    `state_dir`, dbt logs under .state/logs, and Spark on loopback."""
+    `state_dir`, dbt logs under .state/logs, Spark on loopback, and no
+    usage events sent by dbt (DO_NOT_TRACK: the consumer projects keep
+    dbt's default, as a user's would, and tests send nothing)."""
     os.chdir(root)
+    os.environ.setdefault("DO_NOT_TRACK", "1")
     os.environ.setdefault("DBT_PROFILES_DIR", str(root / "profiles"))
     os.environ.setdefault("SPARK_STATE_DIR", state_dir)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
