@@ -380,17 +380,28 @@ def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() 
     relation = Relation("features", "analytics")
     run = library.call("_sqc_window_view_names", relation, settings, True)
     assert run["events"] == "analytics.features__spark_query_catalog_run_events"
-    assert run["results"] == ["analytics.features__spark_query_catalog_run_results_1"]
     assert run["run_events"].render() == run["events"]
-    assert [table.render() for table in run["run_results"]] == run["results"]
+    assert [table.render() for table in run["run_results"]] == [
+        "analytics.features__spark_query_catalog_run_results_1"
+    ]
     assert run["anchors"] == ["spark_query_catalog_windows__analytics__features__anchors_1"]
     assert run["heads"] == ["spark_query_catalog_windows__analytics__features__heads_1"]
     full = library.call("_sqc_window_view_names", relation, settings, False)
     assert full["events"] == "spark_query_catalog_windows__analytics__features"
-    assert full["run_events"] is None and full["run_results"] == []
     # Whichever the run, the names of the tables a run that died may have left.
-    for names in (run, full):
-        assert [table.render() for table in names["run_tables"]] == [run["events"], *run["results"]]
+    tables = [run["run_events"], *run["run_results"]]
+    assert [full["run_events"], *full["run_results"]] == tables
+    # A full refresh writes none of them: its events are a temporary view.
+    full_library = Library(
+        model_config={**CONFIG, "windows": only},
+        columns={full["events"]: [(c["name"], c["data_type"]) for c in TYPED_COLUMNS]},
+    )
+    full_settings = _state_settings(full_library)
+    full_library.answers = [("create or replace temporary view", [])]
+    full_library.call("_sqc_window_stages", full_settings, EVENT_COLUMNS, None, EVENTS, None, full)
+    assert [q.split(" as", 1)[0] for q in full_library.queries] == [
+        f"create or replace temporary view {full['events']}"
+    ]
 
 
 def test_a_run_table_is_written_in_one_statement_and_cleared_only_on_demand() -> None:
@@ -410,8 +421,9 @@ def test_a_run_table_is_written_in_one_statement_and_cleared_only_on_demand() ->
     assert library.cached == [names["events"]]  # rolling_select describes it once
     library.queries.clear()
     pending = Relation("features__spark_query_catalog_pending", "analytics")
-    cleared = [*names["run_tables"], pending]
-    library.answers = [("drop table if exists", [])] * len(names["run_tables"]) + [
+    run_tables = [names["run_events"], *names["run_results"]]
+    cleared = [*run_tables, pending]
+    library.answers = [("drop table if exists", [])] * len(run_tables) + [
         answer
         for table in cleared
         for answer in [
@@ -424,9 +436,97 @@ def test_a_run_table_is_written_in_one_statement_and_cleared_only_on_demand() ->
     library.call("_sqc_clear_run_tables", names, pending)
     assert library.answers == [] and library.cached == []
     drops = [q for q in library.queries if q.startswith("drop table if exists")]
-    assert drops == [f"drop table if exists {table.render()}" for table in names["run_tables"]]
+    assert drops == [f"drop table if exists {table.render()}" for table in run_tables]
     probes = [q for q in library.queries if q.startswith("alter table") and "set location" in q]
     assert [q.rsplit("/", 1)[1] for q in probes] == [
-        *(f"{table.identifier}'" for table in names["run_tables"]),
+        *(f"{table.identifier}'" for table in run_tables),
         "features__spark_query_catalog_pending'",
     ]
+
+
+def _stages_library(windows: dict[str, Any]) -> tuple[Library, dict[str, Any], dict[str, Any]]:
+    """A library whose events view has the typed columns, the model's
+    settings, and an incremental run's names."""
+    relation = Relation("features", "analytics")
+    view = "spark_query_catalog_windows__analytics__features"
+    library = Library(
+        model_config={**CONFIG, "windows": windows},
+        columns={view: [(c["name"], c["data_type"]) for c in TYPED_COLUMNS]},
+    )
+    settings = _state_settings(library)
+    names = library.call("_sqc_window_view_names", relation, settings, True)
+    assert names["view"] == view
+    return library, settings, names
+
+
+def test_a_run_without_state_frames_writes_only_its_rewritten_rows_with_their_windows() -> None:
+    """Frames that keep no state, whose queries read the events once: the
+    run's events are a temporary view, and its one table holds the rows it
+    rewrites with their window columns, computed in that same statement,
+    so the pending table reads them without a CTE."""
+    windows = {
+        "amount_7d": {"expression": "sum(amount)", "frame": "range", "preceding": "7 days"},
+        "amount_sum_2_1": {"expression": "sum(amount)", "frame": "rows", "preceding": 2,
+                           "following": 1},
+    }  # fmt: skip
+    library, settings, names = _stages_library(windows)
+    assert settings["states"] == []
+    library.answers = [("create or replace temporary view", []), ("create table", [])]
+    stages = library.call(
+        "_sqc_window_stages", settings, EVENT_COLUMNS, TABLE, EVENTS, BOUNDS, names
+    )
+    assert library.answers == []
+    view, table = library.queries
+    assert view.startswith(f"create or replace temporary view {names['view']} as\nwith new_events")
+    assert table.startswith(f"create table {names['events']}\nusing parquet\nas\nwith windows_1 as")
+    assert table.endswith("select *\nfrom windows_2\nwhere windows_write")
+    assert f"from {names['view']}\n" in table and "from windows_1\n" in table
+    assert stages == {"ctes": [], "last": names["events"], "views": [names["view"]]}
+    assert library.cached == [names["events"]]
+    pending = str(
+        library.call(
+            "_sqc_create_windows_pending_sql",
+            Relation("features__spark_query_catalog_pending", "analytics"),
+            settings,
+            TABLE,
+            names["events"],
+            stages,
+            BOUNDS,
+        )
+    ).strip()
+    assert pending.startswith("create table analytics.features__spark_query_catalog_pending")
+    assert "\nwith written_spans as (" in pending
+    assert f"from {names['events']}\nwhere windows_write\nunion all" in pending
+    assert _lint(pending.split("\nas\n", 1)[1]) == []
+
+
+@pytest.mark.parametrize(
+    "window",
+    [
+        {"expression": "sum(amount)", "frame": "rows", "preceding": 999, "following": 1},
+        {
+            "expression": "avg(amount)",
+            "frame": "range",
+            "preceding": "24 hours",
+            "following": "1 hour",
+        },
+        {"expression": "max(amount)", "frame": "rows", "preceding": 999},
+        {"expression": "min(amount)", "frame": "range", "preceding": "7 days"},
+        {"expression": "count(distinct amount)", "frame": "rows", "preceding": 999},
+        {"expression": "count(distinct amount, card)", "frame": "range", "preceding": "7 days"},
+        {"expression": "approx_count_distinct(amount)", "frame": "rows", "preceding": 999},
+        {"expression": "percentile_approx(amount, 0.5)", "frame": "rows", "preceding": 99},
+        {"expression": "median(amount)", "frame": "range", "preceding": "7 days"},
+    ],
+    ids=lambda window: f"{window['expression']} {window['frame']}",
+)
+def test_every_frame_form_reads_the_events_once(window: dict[str, Any]) -> None:
+    """Why the events may stay a view (a full refresh's, and a run's
+    without state frames): the statement that computes the frames names
+    it once, so Spark computes it once."""
+    library, settings, names = _stages_library({"x": window})
+    library.answers = [("create or replace temporary view", []), ("create table", [])]
+    library.call("_sqc_window_stages", settings, EVENT_COLUMNS, TABLE, EVENTS, BOUNDS, names)
+    table = library.queries[1]
+    assert table.startswith(f"create table {names['events']}")
+    assert table.count(names["view"]) == 1

@@ -14,10 +14,10 @@
     a partition missing (Spark replaces a partition by deleting it, then
     moving the new one in).
 
-    `known` ({partitions, watermark}), from the run that wrote the pending
-    table, spares the question of its partitions: an incremental_windows
-    run knows them (the dates of the rows it wrote: none is left empty)
-    and its watermark (its new events' latest loaded_at). A repair asks.
+    `known` ({watermark}), from the run that wrote the pending table,
+    spares the question of its partitions: an incremental_windows run
+    leaves none empty (each holds a row it wrote), and knows its watermark
+    (its new events' latest loaded_at). A repair asks.
 -#}
 {% macro _sqc_apply_pending(table, pending, known=none) %}
     {%- set loaded = "max(max(spark_query_catalog_loaded_at)) over ()" -%}
@@ -42,14 +42,7 @@ select
 from {{ pending }}
 group by {{ column }}
     {%- endset -%}
-    {%- if known is none -%}
-        {%- set partitions = run_query(summary).rows -%}
-    {%- else -%}
-        {%- set partitions = [] -%}
-        {%- for day in known.partitions -%}
-            {%- do partitions.append([day, true, none]) -%}
-        {%- endfor -%}
-    {%- endif -%}
+    {%- set partitions = run_query(summary).rows if known is none else [] -%}
     {%- set days = partitions[0][3] if partitions and sessions else none -%}
     {%- if days is not none and table.state.session_days is not none and days > table.state.session_days -%}
         {%- do spark_query_catalog._sqc_record_state(table, {"session_days": days}) -%}
