@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.loads import (
+    BROADCAST_ROWS_CONFIG,
     lab_project,
     load_events,
     reset_events,
@@ -42,7 +43,7 @@ MODEL = """{{{{ config(
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
     event_key='event_id',
     loaded_at=var('loaded_at', 'loaded_at'),
-    broadcast_rows=env_var('SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS', '200000') | int,
+    {broadcast_rows},
     _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
@@ -55,7 +56,10 @@ SPLITS = {"session": 32, "thrift": 16}
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
-    models = {name: MODEL.format(gap=gap) for name, gap in MODELS.items()}
+    models = {
+        name: MODEL.format(gap=gap, broadcast_rows=BROADCAST_ROWS_CONFIG)
+        for name, gap in MODELS.items()
+    }
     yield from lab_project(
         tmp_path_factory.mktemp("incremental_lab"), models, target, "pytest_incremental_lab"
     )
@@ -267,7 +271,10 @@ def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -
     setting, and creates no table."""
     name, value = change.split("=", 1)
     sql, replaced = re.subn(
-        rf"^    {name}=.*,$", f"    {name}={value},", MODEL.format(gap="10 seconds"), flags=re.M
+        rf"^    {name}=.*,$",
+        f"    {name}={value},",
+        MODEL.format(gap="10 seconds", broadcast_rows=BROADCAST_ROWS_CONFIG),
+        flags=re.M,
     )
     assert replaced == 1
     models = Path(lab.project_dir) / "models"

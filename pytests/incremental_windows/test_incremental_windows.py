@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.loads import (
+    BROADCAST_ROWS_CONFIG,
     lab_project,
     load_events,
     reset_events,
@@ -74,7 +75,7 @@ MODEL = """{{{{ config(
     windows={windows},
     event_key='event_id',
     loaded_at='loaded_at',
-    broadcast_rows=env_var('SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS', '200000') | int,
+    {broadcast_rows},
     frame_states={frame_states},
     _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
 ) }}}}
@@ -88,6 +89,7 @@ def _model_sql(model: str) -> str:
     return MODEL.format(
         windows={alias: WINDOWS[alias] for alias in MODELS[model]},
         frame_states=model == "features_states",
+        broadcast_rows=BROADCAST_ROWS_CONFIG,
     )
 
 

@@ -46,6 +46,8 @@ def lab_project(
 # again only the files that read a changed variable, where a changed
 # `--vars` makes it parse the whole project and the package (1.2 to 1.5 s).
 BROADCAST_ROWS = "SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS"
+# The lab models' config line that reads it.
+BROADCAST_ROWS_CONFIG = f"broadcast_rows=env_var('{BROADCAST_ROWS}', '200000') | int"
 
 
 def run_with_broadcast_rows(lab: DbtProject, rows: int) -> None:
