@@ -281,9 +281,10 @@ def _location(lab: DbtProject, table: str) -> Path:
 
 def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) -> None:
     """A key long unseen reads its stored rows from before the run's probe
-    (a second question finds from which date); a key seen for the first
-    time has none, and its run asks only the first question. Both equal
-    the reference and a full rebuild."""
+    (a second question finds from which date, and the run writes its
+    events again from there); a key seen for the first time has none, and
+    its run asks only the first question, of the events it wrote once.
+    Both equal the reference and a full rebuild."""
     model = "features"
     first = [
         (1, "a", BASE, 1, 1),
@@ -301,12 +302,17 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) ->
     _reset(lab)
     _load(lab, first)
     lab.invoke("run", "--select", model)
-    asked = []
+    asked, written = [], []
+    run_events = re.escape(f"{lab.schema}.{model}__spark_query_catalog_run_events")
     for batch in (second, third):
         _load(lab, batch)
         lab.invoke("run", "--select", model)
         asked.append(sum("as older_from" in query for query in lab.queries))
+        written.append(
+            len(re.findall(rf"^\s*create table {run_events}$", "\n".join(lab.queries), re.M))
+        )
     assert asked == [1, 0]
+    assert written == [2, 1]
     table = _table(lab, model)
     assert _windows_only(table, model) == _expected(first + second + third, model)
     width = len(MODELS[model])

@@ -108,36 +108,63 @@ def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
     assert "windows_rows_after <= 19" in text
     assert "event_at >= windows_first_new - interval 3600 seconds" in text
     assert "event_at <= windows_last_new + interval 604800 seconds" in text
+    # What the run's ROWS question reads off each stored row (the key's, from
+    # this pass): covered when it holds the widest frame's rows before the
+    # rewritten ones (19) and the row a following frame shifts (1), and the
+    # RANGE reach from the margin on; the days before its key's first new.
+    assert (
+        "coalesce(\n"
+        "            windows_found_before >= greatest(windows_rewrite_before, 1) + 19\n"
+        "            and to_date(windows_read_from) >= date '2024-03-03',\n"
+        "            false\n"
+        "        ) as windows_covered"
+    ) in text
+    assert "cast(null as boolean) as windows_covered" in text
+    assert text.endswith(
+        "windows_covered,\n    windows_halo_days\nfrom event_copies\nwhere windows_copy = 1"
+    )
 
 
-@pytest.mark.parametrize(("older_rows", "older"), [(0, None), (12, "2024-02-11")])
+@pytest.mark.parametrize(
+    ("older_rows", "older"), [(0, None), (12, "2024-02-11"), (3, None)]
+)  # fmt: skip
 def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     older_rows: int, older: str | None
 ) -> None:
-    """ROWS frames: a first question over the nearby rows alone (one pass of
-    ranks): the days back the run reads, and how many stored rows the keys
-    short of rows there have before probe_start. None (every key is
-    covered, or seen for the first time): the run reads no older rows, and
-    asks nothing more. Some: a second question, over them too, for the date
-    from which they are needed. Every question lint-clean."""
+    """ROWS frames: no question before the run's events are written (from
+    the nearby rows alone); then one asked of that table, without a pass of
+    ranks (its rows carry what the events' own pass found): the days back
+    the run read, and how many stored rows the keys short of rows there
+    have before probe_start. None (every key is covered, or seen for the
+    first time): the run reads no older rows, and asks nothing more. Some:
+    a second question, over them too, for the date from which they are
+    needed (none, when none of them is: the events stand). Every question
+    lint-clean."""
     table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}, "loaded_type": "int"}
+    run_events = "analytics.features__spark_query_catalog_run_events"
     answers = [
         ("select\n    count(*) as new_events", [(7, "2024-03-10", "2024-03-11", "44")]),
         ("with new_events as", [(older_rows, 21)]),
-        ("with new_events as", [("2024-02-11", 22)]),
+        ("with new_events as", [(older, 22)]),
         ("alter table analytics.features set tblproperties", []),
     ]
     library = Library(model_config=CONFIG, answers=answers)
     settings = library.call("_sqc_incremental_windows_config")
     bounds = library.call("_sqc_window_bounds", settings, table, EVENTS)
-    assert bounds["older"] == older
+    assert len(library.queries) == 1  # the new events' summary alone
+    assert bounds["older"] is None  # the events are first written from the nearby rows
     assert bounds["probe_start"] == "2024-02-17"  # 20 days and 2 before the first new
     assert bounds["watermark"] == "44"  # the new events' latest loaded_at, the next watermark
+    again = library.call("_sqc_window_rows_reads", settings, table, EVENTS, bounds, run_events)
+    assert again == (older is not None)
+    assert bounds["older"] == older
     questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
     assert len(questions) == (2 if older_rows else 1)
     first = questions[0]
     assert _lint(first) == []
-    assert first.count("count_if(") == 2  # one pass of ranks: before and after
+    assert "count_if(" not in first  # no pass of ranks: the events table's rows answer
+    assert f"from {run_events}\n    where\n        windows_covered" in first
+    assert "select max(windows_halo_days) as halo_days" in first
     assert "from older_rows" in first and "stored_reads" not in first
     assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in first
     if older_rows:
@@ -459,16 +486,12 @@ def _stages_library(windows: dict[str, Any]) -> tuple[Library, dict[str, Any], d
     return library, settings, names
 
 
-def test_a_run_without_state_frames_writes_only_its_rewritten_rows_with_their_windows() -> None:
-    """Frames that keep no state, whose queries read the events once: the
-    run's events are a temporary view, and its one table holds the rows it
-    rewrites with their window columns, computed in that same statement,
+def test_a_run_of_range_frames_writes_only_its_rewritten_rows_with_their_windows() -> None:
+    """RANGE frames that keep no state, whose queries read the events once:
+    the run's events are a temporary view, and its one table holds the rows
+    it rewrites with their window columns, computed in that same statement,
     so the pending table reads them without a CTE."""
-    windows = {
-        "amount_7d": {"expression": "sum(amount)", "frame": "range", "preceding": "7 days"},
-        "amount_sum_2_1": {"expression": "sum(amount)", "frame": "rows", "preceding": 2,
-                           "following": 1},
-    }  # fmt: skip
+    windows = {k: v for k, v in WINDOWS.items() if v["frame"] == "range"}
     library, settings, names = _stages_library(windows)
     assert settings["states"] == []
     library.answers = [("create or replace temporary view", []), ("create table", [])]
@@ -521,12 +544,55 @@ def test_a_run_without_state_frames_writes_only_its_rewritten_rows_with_their_wi
     ids=lambda window: f"{window['expression']} {window['frame']}",
 )
 def test_every_frame_form_reads_the_events_once(window: dict[str, Any]) -> None:
-    """Why the events may stay a view (a full refresh's, and a run's
-    without state frames): the statement that computes the frames names
-    it once, so Spark computes it once."""
+    """Why the events may stay a view (a full refresh's, and a run's of
+    RANGE frames without state): the statement that computes the frames
+    names it once, so Spark computes it once."""
     library, settings, names = _stages_library({"x": window})
-    library.answers = [("create or replace temporary view", []), ("create table", [])]
-    library.call("_sqc_window_stages", settings, EVENT_COLUMNS, TABLE, EVENTS, BOUNDS, names)
-    table = library.queries[1]
-    assert table.startswith(f"create table {names['events']}")
-    assert table.count(names["view"]) == 1
+    full = library.call(
+        "_sqc_window_view_names", Relation("features", "analytics"), settings, False
+    )
+    library.answers = [("create or replace temporary view", [])]
+    stages = library.call("_sqc_window_stages", settings, EVENT_COLUMNS, None, EVENTS, None, full)
+    assert library.answers == [] and stages["views"] == [names["view"]]
+    ctes = str(library.call("_sqc_window_stage_ctes_sql", stages))
+    assert ctes.count(names["view"]) == 1
+
+
+@pytest.mark.parametrize("older", [None, "2024-02-11"])
+def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str | None) -> None:
+    """ROWS frames (no state): the run writes its events from the nearby
+    rows to its table, asks the ROWS question of that table, and only when
+    keys short of rows have older rows writes it again, from `older`; the
+    frames are CTEs over the table, in the pending table's statement."""
+    windows = {
+        "amount_7d": WINDOWS["amount_7d"],
+        "amount_sum_2_1": WINDOWS["amount_sum_2_1"],
+    }
+    library, settings, names = _stages_library(windows)
+    library.columns[names["events"]] = library.columns[names["view"]]
+    assert settings["states"] == [] and settings["has_rows"]
+    table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}, "loaded_type": "int"}
+    bounds = {**BOUNDS, "older": None}
+    library.answers = [
+        ("create table", []),
+        ("with new_events as", [(4 if older else 0, 9)]),
+        ("with new_events as", [(older, 10)]),
+        ("alter table analytics.features set tblproperties", []),
+        ("drop table if exists", []),
+        ("create table", []),
+    ]
+    stages = library.call(
+        "_sqc_window_stages", settings, EVENT_COLUMNS, table, EVENTS, bounds, names
+    )
+    writes = [q for q in library.queries if q.startswith(f"create table {names['events']}")]
+    assert len(writes) == (2 if older else 1)
+    assert "short_keys as (" not in writes[0]  # from the nearby rows alone
+    assert ("short_keys as (" in writes[-1]) == (older is not None)
+    assert bounds["older"] == older
+    asked = library.queries[library.queries.index(writes[0]) + 1]
+    assert asked.startswith("with new_events as") and f"from {names['events']}" in asked
+    assert not any(q.startswith("create or replace temporary view") for q in library.queries)
+    assert [cte["name"] for cte in stages["ctes"]] == ["windows_1", "windows_2"]
+    assert stages["last"] == "windows_2" and stages["views"] == []
+    assert f"from {names['events']}" in stages["ctes"][0]["sql"]
+    assert library.cached == [names["events"]]

@@ -62,6 +62,11 @@ class Relation:
         path = changes.pop("path", {}) or {}
         return replace(self, **path, **changes)
 
+    def replace(self, **changes: Any) -> Relation:
+        """dbt's BaseRelation.replace (a field this stub does not keep, such as
+        event_time_filter, is none here already)."""
+        return replace(self, **{k: v for k, v in changes.items() if k in self.__dataclass_fields__})
+
     def __str__(self) -> str:
         return self.render()
 

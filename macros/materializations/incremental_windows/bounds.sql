@@ -14,7 +14,9 @@
       last_date       the last date read (RANGE frames only)
       older           keys whose rows from probe_start fall short of what a
                       ROWS frame needs are read before it, from this date
-                      (none: no key needs to, or none has rows before it)
+                      (none: no key needs to, or none has rows before it;
+                      for ROWS frames, none until the run's events are
+                      written: _sqc_window_rows_reads asks)
       watermark       the new events' latest loaded_at: the run's watermark
     none when there are no new events. The dates of the partitions a run
     writes are asked of its events view (incremental_windows.sql).
@@ -53,52 +55,56 @@ where
         "probe_start": probe_start | string,
         "probe_margin": (probe_start + day * 2) | string,
         "last_date": none if settings.has_rows else (last_date + day * (range_days + 2)) | string,
-        "older": "all" if settings.has_rows else none,
+        "older": none,
         "watermark": spark_query_catalog._sqc_loaded_literal(new[3], table.loaded_type)
     } -%}
-    {%- if not settings.has_rows -%}
-        {{- return(bounds) -}}
-    {%- endif -%}
-    {#- ROWS frames, first from the nearby rows alone: how far back the run
-        reads (the next run's probe), and whether a key short of rows there
-        has stored rows before probe_start at all (a key seen for the first
-        time has none). Only then the second question, over those older
-        rows too: from which date they are needed. -#}
-    {%- set halo = "max(\n    case\n        when windows_latest_date >= date '" ~ bounds.probe_start
-        ~ "'\n            then datediff(\n                to_date(windows_first_new),\n                spark_query_catalog_date\n            )\n    end\n) as halo_days" -%}
-    {%- set nearby -%}
+    {{- return(bounds) -}}
+{% endmacro %}
+
+
+{#- ROWS frames, asked of the run's events table once it is written from
+    the nearby rows alone (bounds.older none), so that their pass of ranks
+    is made once, not again for a question before it: each stored row read
+    there carries whether its key's nearby rows hold every row its frames
+    need (windows_covered) and how many days before the key's first new
+    event it lies (windows_halo_days). The question: how far back the run
+    read (the next run's probe_start), and whether a key short of rows
+    there has stored rows before probe_start at all (a key seen for the
+    first time has none). Only then the second question, over those older
+    rows too: from which date they are needed (bounds.older); the run then
+    writes its events again, from there. Returns whether it must. -#}
+{% macro _sqc_window_rows_reads(settings, table, events_view, bounds, run_events) %}
+    {%- do bounds.update({"older": "all"}) -%}
+    {%- set question -%}
 with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
-    + [spark_query_catalog._sqc_nearby_rows_cte(settings, table, bounds)]
-    + spark_query_catalog._sqc_short_keys_ctes(settings, table, bounds)) | join(",\n\n") }},
+    + spark_query_catalog._sqc_short_keys_ctes(settings, table, bounds, run_events)) | join(",\n\n") }},
 
 older_count as (
     select count(*) as older_rows
     from older_rows
 ),
 
-nearby_halo as (
-    select
-        {{ halo | indent(8) }}
-    from nearby_reach
-    where
-        {{ spark_query_catalog._sqc_window_read_condition(settings) }}
+events_halo as (
+    select max(windows_halo_days) as halo_days
+    from {{ run_events }}
 )
 
 select
     older_count.older_rows,
-    nearby_halo.halo_days
+    events_halo.halo_days
 from older_count
-cross join nearby_halo
+cross join events_halo
     {%- endset -%}
-    {%- set probe = run_query(nearby).rows[0] -%}
-    {%- set halo_days = probe[1] -%}
-    {%- if probe[0] == 0 -%}
-        {%- do bounds.update({"older": none}) -%}
-    {%- else -%}
+    {%- set asked = run_query(question).rows[0] -%}
+    {%- set halo_days = asked[1] -%}
+    {%- set older = none -%}
+    {%- if asked[0] > 0 -%}
         {%- set columns = [
             "cast(min(\n        case\n            when spark_query_catalog_date < date '" ~ bounds.probe_start
                 ~ "'\n                then spark_query_catalog_date\n        end\n    ) as string) as older_from",
-            halo | indent(4)
+            "max(\n        case\n            when windows_latest_date >= date '" ~ bounds.probe_start
+                ~ "'\n                then datediff(\n                    to_date(windows_first_new),\n"
+                ~ "                    spark_query_catalog_date\n                )\n        end\n    ) as halo_days"
         ] -%}
         {%- set reads -%}
 with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
@@ -109,11 +115,12 @@ select
 from stored_reads
         {%- endset -%}
         {%- set read = run_query(reads).rows[0] -%}
-        {%- do bounds.update({"older": read[0]}) -%}
+        {%- set older = read[0] -%}
         {%- set halo_days = read[1] -%}
     {%- endif -%}
+    {%- do bounds.update({"older": older}) -%}
     {%- if halo_days is not none -%}
         {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": halo_days}) -%}
     {%- endif -%}
-    {{- return(bounds) -}}
+    {{- return(older is not none) -}}
 {% endmacro %}

@@ -326,23 +326,32 @@ stored_reads as (
 {% endmacro %}
 
 
-{#- After nearby_rows, for ROWS frames: the nearby pass (its flags), the
-    keys whose nearby rows do not hold every row their frames need
-    (short_keys: new, sparse or long unseen), and their stored rows before
-    probe_start (older_rows: from bounds.older on, unless it is 'all'). -#}
-{% macro _sqc_short_keys_ctes(settings, table, bounds) %}
-    {%- set resolved = ["windows_found_before >= greatest(windows_rewrite_before, "
+{#- Whether a key's stored rows of a pass hold every row its frames need
+    (over a pass's flags: each column it reads is the key's, on every row). -#}
+{% macro _sqc_window_covered_sql(settings, bounds) %}
+    {%- set covered = ["windows_found_before >= greatest(windows_rewrite_before, "
         ~ settings.rows_forward ~ ") + " ~ settings.rows_read_back] -%}
     {%- if settings.has_range -%}
-        {%- do resolved.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
+        {%- do covered.append("to_date(windows_read_from) >= date '" ~ bounds.probe_margin ~ "'") -%}
     {%- endif -%}
+    {{- return(covered | join("\n        and ")) -}}
+{% endmacro %}
+
+
+{#- For ROWS frames: the keys whose nearby rows do not hold every row their
+    frames need (short_keys: new, sparse or long unseen), and their stored
+    rows before probe_start (older_rows: from bounds.older on, unless it is
+    'all'). Which keys are covered: after nearby_rows, from the nearby pass
+    (its flags); or, given `run_events` (the run's events table, written
+    from the nearby rows alone), from its rows' windows_covered. -#}
+{% macro _sqc_short_keys_ctes(settings, table, bounds, run_events=none) %}
     {%- set keys = settings.key_columns | join(", ") -%}
     {%- set short_keys -%}
 covered_keys as (
     select distinct {{ keys }}
-    from nearby_reach
+    from {{ "nearby_reach" if run_events is none else run_events }}
     where
-        {{ resolved | join("\n        and ") }}
+        {{ spark_query_catalog._sqc_window_covered_sql(settings, bounds) if run_events is none else "windows_covered" }}
 ),
 
 short_keys as (
@@ -356,7 +365,8 @@ short_keys as (
     {%- if bounds.older != "all" -%}
         {%- do older_where.append("stored_events.spark_query_catalog_date >= date '" ~ bounds.older ~ "'") -%}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_window_flags_ctes(settings, "nearby_rows", "nearby") + [
+    {%- set flags = spark_query_catalog._sqc_window_flags_ctes(settings, "nearby_rows", "nearby") if run_events is none else [] -%}
+    {{- return(flags + [
         short_keys,
         spark_query_catalog._sqc_stored_rows_cte("older_rows", settings, table, "short_keys", older_where, bounds.broadcast_new)
     ]) -}}
@@ -401,6 +411,17 @@ short_keys as (
         {%- do new_states.append("null as " ~ state.carried) -%}
         {%- do carried.append(state.carried) -%}
     {%- endfor -%}
+    {#- With ROWS frames, what the run's question asks of its events
+        (_sqc_window_rows_reads), from the stored rows' pass. -#}
+    {%- if settings.has_rows and table is not none -%}
+        {%- do stored_states.extend([
+            "coalesce(\n            " ~ spark_query_catalog._sqc_window_covered_sql(settings, bounds) | replace("\n", "\n    ")
+                ~ ",\n            false\n        ) as windows_covered",
+            "datediff(\n            to_date(windows_first_new),\n            spark_query_catalog_date\n        ) as windows_halo_days"
+        ]) -%}
+        {%- do new_states.extend(["cast(null as boolean) as windows_covered", "cast(null as int) as windows_halo_days"]) -%}
+        {%- do carried.extend(["windows_covered", "windows_halo_days"]) -%}
+    {%- endif -%}
     {%- if table is none -%}
         {%- do parts.append("select\n" ~ spark_query_catalog._sqc_list_lines(new_columns, 8)
             ~ "\n    from " ~ events_view ~ "\n    where " ~ t ~ " is not null") -%}
