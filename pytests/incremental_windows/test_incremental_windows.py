@@ -313,6 +313,9 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) ->
         )
     assert asked == [1, 0]
     assert written == [2, 1]
+    # A run with nothing new writes no table of its own, and drops none.
+    lab.invoke("run", "--select", model)
+    assert not re.search(run_events, "\n".join(lab.queries))
     table = _table(lab, model)
     assert _windows_only(table, model) == _expected(first + second + third, model)
     width = len(MODELS[model])

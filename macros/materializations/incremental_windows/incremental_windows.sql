@@ -49,6 +49,8 @@
     {%- do run_query(spark_query_catalog._sqc_create_events_view_sql(events_view, sql)) -%}
     {%- set views = spark_query_catalog._sqc_window_view_names(target_relation, settings, not full_refresh) -%}
     {%- set temporary_views = [events_view] -%}
+    {#- The tables of its own that this run wrote (an incremental run with new events). -#}
+    {%- set run_tables = [] -%}
     {#- Whether the run ends by recording that it left no tables of its own. -#}
     {%- set finish = [] -%}
 
@@ -92,6 +94,7 @@
             {%- do finish.append(true) -%}
             {%- set stages = spark_query_catalog._sqc_window_stages(settings, event_columns, table, events_view, bounds, views) -%}
             {%- do temporary_views.extend(stages.views) -%}
+            {%- do run_tables.extend([views.run_events] + views.run_results) -%}
             {#- The partitions to write: the dates of the rows written. -#}
             {%- set dates = run_query("select to_json(collect_set(cast(to_date(" ~ settings.order_by
                 ~ ") as string))) as dates\nfrom " ~ views.events ~ "\nwhere windows_write").rows[0][0] -%}
@@ -107,7 +110,7 @@
     {%- for view in temporary_views + views.anchors + views.heads -%}
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
-    {%- for run_table in ([] if full_refresh else [views.run_events] + views.run_results) -%}
+    {%- for run_table in run_tables -%}
         {%- do adapter.drop_relation(run_table) -%}
     {%- endfor -%}
     {%- if finish -%}
