@@ -54,77 +54,86 @@ def test_rolling_writes_the_set_over_spark_frame(library: Library) -> None:
 
 
 def test_rolling_select_counts_in_linear_form(library: Library) -> None:
-    """ROWS: the frame's non-NULL values counted in the window that numbers
-    the rows; a repeat's +1 on the row's own record (the frame ends at the
-    row) and its -1 after the last row whose frame holds the previous
-    occurrence; a row out of reach of its previous occurrence brings no
-    other record."""
+    """ROWS: the row number is the position; each value's chains start where
+    its previous row is out of the frame's width (a lag) and end where its
+    next one is (a lead, in the same window); the count is the chains
+    started by the frame's end less those ended before its start. No
+    records, no set."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)'}, 'id', "
         "partition_by='store_id', preceding=999) }}"
     )
-    assert "collect_set" not in sql
+    assert "collect_set" not in sql and "lateral view" not in sql
     assert (
-        "        count(rolling_0_value) over (\n"
+        "        row_number() over (\n"
         "            partition by rolling_key_0\n"
         "            order by rolling_order_0\n"
-        "            rows between unbounded preceding and current row\n"
-        "        ) - count(rolling_0_value) over (\n"
-        "            partition by rolling_key_0\n"
-        "            order by rolling_order_0\n"
-        "            rows between unbounded preceding and 1000 preceding\n"
-        "        ) as rolling_0_present\n"
+        "        ) as rolling_position\n"
     ) in sql
-    assert ") + 999 as rolling_0_previous_end\n" in sql
-    assert (
-        "            rolling_0_value is not null\n"
-        "            and rolling_0_previous_end >= rolling_position\n"
-        "        ) as rolling_0_repeat\n"
-    ) in sql
-    assert "'change_0', if(rolling_0_repeat, 1, 0),\n" in sql
-    assert (
-        "                if(\n"
-        "                    rolling_0_repeat,\n"
-        "                    named_struct(\n"
-        "                        'position', rolling_0_previous_end,\n"
-        "                        'kind', 2,\n"
-        "                        'change_0', -1,\n"
-    ) in sql
-    assert "rolling_record -> rolling_record is not null" in sql
-    assert sql.endswith(
-        "select\n    rolling_counts.row_values.*,\n    rolling_counts.count_0 as customers\n"
-        "from rolling_counts\nwhere rolling_counts.kind = 1"
+    value_window = (
+        "(rolling_position) over (\n"
+        "                    partition by rolling_key_0, rolling_0_value\n"
+        "                    order by rolling_position\n"
+        "                ) "
     )
-    assert "present_0 - sum(change_0) over (" in sql
+    assert (
+        "        case\n"
+        "            when rolling_0_value is null then 0\n"
+        "            when\n"
+        f"                lag{value_window}>= rolling_position - 999\n"
+        "                then 0\n"
+        "            else 1\n"
+        "        end as rolling_0_first,\n"
+    ) in sql
+    assert f"lead{value_window}<= rolling_position + 999\n" in sql
+    assert (
+        "        sum(rolling_0_first) over (\n"
+        "            partition by rolling_key_0\n"
+        "            order by rolling_position\n"
+        "            rows between unbounded preceding and current row\n"
+        "        ) - coalesce(sum(rolling_0_last) over (\n"
+        "            partition by rolling_key_0\n"
+        "            order by rolling_position\n"
+        "            rows between unbounded preceding and 1000 preceding\n"
+        "        ), 0) as count_0\n"
+    ) in sql
+    assert sql.endswith(
+        "select\n    rolling_counts.rolling_values.*,\n    rolling_counts.count_0 as customers\n"
+        "from rolling_counts"
+    )
 
 
-def test_a_frame_ending_after_the_row_starts_repeats_on_a_record_of_their_own(
-    library: Library,
-) -> None:
-    """With hi > 0 a repeat counts from P(j) - hi: one record there for every
-    count whose row repeats, before the rows at that position (kind 0)."""
+def test_a_frame_ending_after_the_row_reads_the_starts_there(library: Library) -> None:
+    """With hi > 0 the chains started by the frame's end are read hi rows on;
+    the reach of a chain is the frame's whole width (hi - lo); each count has
+    its own lag and lead."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)', "
         "'p': 'count(distinct customer, price)'}, 'id', partition_by='store_id', "
         "preceding=5, following=2, method='linear') }}"
     )
-    assert (
-        "                    rolling_0_repeat or rolling_1_repeat,\n"
-        "                    named_struct(\n"
-        "                        'position', rolling_position - 2,\n"
-        "                        'kind', 0,\n"
-        "                        'change_0', if(rolling_0_repeat, 1, 0),\n"
-        "                        'change_1', if(rolling_1_repeat, 1, 0),\n"
-    ) in sql
-    assert "and rolling_1_previous_end >= rolling_position - 2\n" in sql
-    assert "rows between unbounded preceding and 6 preceding" in sql
+    assert sql.count(">= rolling_position - 7\n") == 2
+    assert sql.count("<= rolling_position + 7\n") == 2
+    assert "partition by rolling_key_0, rolling_1_value\n" in sql
+    assert sql.count("rows between unbounded preceding and 2 following") == 2
+    assert sql.count("rows between unbounded preceding and 6 preceding") == 2
 
 
-def test_range_frames_count_their_values_over_the_records(library: Library) -> None:
-    """RANGE over a timestamp: as over ROWS, only repeats take records; the
-    frame's values are counted over the records at 2 x position (+1 for a
-    change after the rows there), in the window that runs the changes: a
-    RANGE running sum, so that a repeat's +1 rides on its own record."""
+def test_a_frame_ending_before_the_row_can_be_empty(library: Library) -> None:
+    """A frame wholly before the row: at a partition's start it holds no row,
+    and the chains started by its end are 0, not NULL."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'id', "
+        "partition_by='store_id', preceding=5, following=-2, method='linear') }}"
+    )
+    assert "coalesce(sum(rolling_0_first) over (" in sql
+    assert "rows between unbounded preceding and 2 preceding\n        ), 0)" in sql
+
+
+def test_range_frames_count_over_the_positions(library: Library) -> None:
+    """RANGE over a timestamp: the same chains over the key in microseconds,
+    and RANGE prefix frames over it, so that equal keys (ties) share a
+    frame; NULL keys far below every other."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'customers': 'count(distinct customer)'}, "
         "'sold_at', partition_by='store_id', frame='range', preceding='7 days') }}"
@@ -133,15 +142,12 @@ def test_range_frames_count_their_values_over_the_records(library: Library) -> N
         "unix_micros(sold_at),\n            -1152921504606846976\n        ) as rolling_position"
     )
     assert "coalesce(\n            " + position in sql
-    assert ") + 604800000000 as rolling_0_previous_end" in sql
-    assert "'at', rolling_position * 2,\n" in sql
-    assert "'change_0', if(rolling_0_repeat, 1, 0),\n" in sql
-    assert "'at', rolling_0_previous_end * 2 + 1,\n" in sql
-    # [at - 2 x 7 days, at]: to the row's peers, less up to just before the start.
-    assert "range between unbounded preceding\n            and 1209600000001 preceding" in sql
-    assert sql.count("range between unbounded preceding and current row") == 2
-    assert "rows between" not in sql
-    assert "lateral view inline(filter(" in sql and "null_key" not in sql
+    assert ">= rolling_position - 604800000000\n" in sql
+    assert "<= rolling_position + 604800000000\n" in sql
+    # [P - 7 days, P]: to the row's peers, less up to just before the start.
+    assert "range between unbounded preceding and current row" in sql
+    assert "range between unbounded preceding\n            and 604800000001 preceding" in sql
+    assert "rows between" not in sql and "lateral view" not in sql
 
 
 @pytest.mark.parametrize(
@@ -150,45 +156,37 @@ def test_range_frames_count_their_values_over_the_records(library: Library) -> N
         ("store_id", "preceding=3", True),  # int
         ("day", "preceding='2 days', following='1 day'", True),
         ("sold_at desc", "preceding='1 hour'", True),
-        ("id", "preceding=3", False),  # bigint: twice a position could overflow
+        ("id", "preceding=3", False),  # bigint: a position and its reach could overflow
         ("amount", "preceding=1.5", False),
         ("sold_at", "preceding='3000000 days'", True),
         ("sold_at", "preceding='4000000 days'", False),  # past 2^58 microseconds
     ],
 )
-def test_which_range_keys_are_counted_over_the_records(
+def test_which_range_keys_take_the_chains(
     library: Library, order_by: str, frame: str, counted: bool
 ) -> None:
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, "
         f"'{order_by}', partition_by='store_id', frame='range', {frame}, method='linear') }}}}"
     )
-    assert ("'at', rolling_position * 2,\n" in sql) == counted
+    assert ("as rolling_0_first" in sql) == counted
     assert ("lateral view inline(array(" in sql) == (not counted)
 
 
 def test_a_null_keys_frame_apart_from_its_position(library: Library) -> None:
     """A frame wholly after (or before) the row: a NULL key's frame (its own
-    rows) is not the frame at its position, so those rows are told apart,
-    their changes kept to their own rows and their values counted apart."""
+    rows) is not the frame at its position, so those rows count the chains
+    at their own position (one for each value of theirs)."""
     sql = library.render(
         "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'store_id', "
         "frame='range', preceding=-1, following=2, method='linear') }}"
     )
-    assert "rolling_position = -1152921504606846976 as rolling_null_key" in sql
-    assert (
-        "rolling_null_key, rolling_position, rolling_position - 2\n        ) as rolling_start"
-        in sql
-    )
-    assert (
-        "rolling_null_key, rolling_position, rolling_0_previous_end\n        ) as rolling_0_stop"
-        in sql
-    )
-    assert "then count(case when null_key then value_0 end) over (" in sql
-    # [at + 2, at + 4]: up to 4 following, less up to 1 following.
-    assert "range between unbounded preceding and 4 following" in sql
-    assert "range between unbounded preceding and 1 following" in sql
-    assert "'at', rolling_start * 2,\n" in sql
+    assert "            when rolling_position = -1152921504606846976\n" in sql
+    assert "                then sum(rolling_0_first) over (" in sql
+    # [P + 1, P + 2]: up to 2 following, less up to the row itself.
+    assert "range between unbounded preceding and 2 following" in sql
+    assert "range between unbounded preceding and current row" in sql
+    assert ">= rolling_position - 1\n" in sql
 
 
 @pytest.mark.parametrize(
@@ -290,7 +288,7 @@ def test_range_positions(
             f"coalesce(\n            {position},\n            -1152921504606846976\n        )"
             in sql
         )
-        assert f") {end.replace('rolling_position ', '')} as rolling_0_previous_end" in sql
+        assert f"<= {end}\n" in sql
     else:
         assert f"        {position} as rolling_position,\n" in sql
         assert f"'position', {end},\n" in sql
