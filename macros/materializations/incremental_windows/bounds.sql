@@ -74,10 +74,11 @@ where
     rows too: from which date they are needed (bounds.older); the run then
     writes its events again, from there. Returns whether it must. -#}
 {% macro _sqc_window_rows_reads(settings, table, events_view, bounds, run_events) %}
-    {%- do bounds.update({"older": "all"}) -%}
+    {#- Both questions read every older row of the short keys. -#}
+    {%- set asking = dict(bounds, older="all") -%}
     {%- set question -%}
-with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
-    + spark_query_catalog._sqc_short_keys_ctes(settings, table, bounds, run_events)) | join(",\n\n") }},
+with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, asking)
+    + spark_query_catalog._sqc_short_keys_ctes(settings, table, asking, run_events)) | join(",\n\n") }},
 
 older_count as (
     select count(*) as older_rows
@@ -103,12 +104,12 @@ cross join events_halo
             "cast(min(\n        case\n            when spark_query_catalog_date < date '" ~ bounds.probe_start
                 ~ "'\n                then spark_query_catalog_date\n        end\n    ) as string) as older_from",
             "max(\n        case\n            when windows_latest_date >= date '" ~ bounds.probe_start
-                ~ "'\n                then datediff(\n                    to_date(windows_first_new),\n"
-                ~ "                    spark_query_catalog_date\n                )\n        end\n    ) as halo_days"
+                ~ "'\n                then " ~ spark_query_catalog._sqc_window_halo_days_sql() | indent(16)
+                ~ "\n        end\n    ) as halo_days"
         ] -%}
         {%- set reads -%}
-with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, bounds)
-    + spark_query_catalog._sqc_stored_reads_ctes(settings, table, bounds)) | join(",\n\n") }}
+with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, asking)
+    + spark_query_catalog._sqc_stored_reads_ctes(settings, table, asking)) | join(",\n\n") }}
 
 select
 {{ spark_query_catalog._sqc_list_lines(columns, 4) }}
@@ -123,4 +124,12 @@ from stored_reads
         {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": halo_days}) -%}
     {%- endif -%}
     {{- return(older is not none) -}}
+{% endmacro %}
+
+
+{#- How many days a stored row lies before its key's first new event: how
+    far back a run read for it (the table's halo_days, the next run's
+    probe). -#}
+{% macro _sqc_window_halo_days_sql() %}
+    {{- return("datediff(\n    to_date(windows_first_new),\n    spark_query_catalog_date\n)") -}}
 {% endmacro %}

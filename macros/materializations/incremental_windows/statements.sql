@@ -417,7 +417,7 @@ short_keys as (
         {%- do stored_states.extend([
             "coalesce(\n            " ~ spark_query_catalog._sqc_window_covered_sql(settings, bounds) | replace("\n", "\n    ")
                 ~ ",\n            false\n        ) as windows_covered",
-            "datediff(\n            to_date(windows_first_new),\n            spark_query_catalog_date\n        ) as windows_halo_days"
+            spark_query_catalog._sqc_window_halo_days_sql() | indent(8) ~ " as windows_halo_days"
         ]) -%}
         {%- do new_states.extend(["cast(null as boolean) as windows_covered", "cast(null as int) as windows_halo_days"]) -%}
         {%- do carried.extend(["windows_covered", "windows_halo_days"]) -%}
