@@ -48,7 +48,7 @@ def test_parse(library: Library, expression: str, parsed: tuple[str, str | None]
 
 
 def test_wide_rows_frames_are_counted_exactly(library: Library) -> None:
-    """From 64 rows wide the exact linear count, as for count(distinct):
+    """From 32 rows wide the exact linear count, as for count(distinct):
     the same SQL (exact is within any error bound, and measured faster)."""
     approx = _select(
         library, "{'buyers': 'approx_count_distinct(customer, 0.01)'}", "preceding=999"

@@ -103,6 +103,17 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
     )
 
 
+@pytest.mark.parametrize(("preceding", "linear"), [(30, False), (31, True)])
+def test_auto_counts_linearly_from_32_rows(library: Library, preceding: int, linear: bool) -> None:
+    """'auto' keeps the set over frames of up to 31 rows and takes the chains
+    from 32 (measured: they meet near 25 rows)."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'id', "
+        f"partition_by='store_id', preceding={preceding}) }}}}"
+    )
+    assert ("collect_set" not in sql) == linear
+
+
 def test_a_frame_ending_after_the_row_reads_the_starts_there(library: Library) -> None:
     """With hi > 0 the chains started by the frame's end are read hi rows on;
     the reach of a chain is the frame's whole width (hi - lo); each count has
