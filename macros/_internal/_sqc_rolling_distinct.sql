@@ -198,11 +198,13 @@
     {%- if modules.re.search("\sdesc(\s+nulls\s+(first|last))?$", window.order_keys[0] | lower) -%}
         {%- set position = "-" ~ position -%}
     {%- endif -%}
-    {#- Whether the frame's values can be counted on the records' axis
-        (_sqc_linear_distinct_range_sql): positions twice over, offsets
-        included, must stay far within a bigint. Positions of dates, of
-        timestamps (microseconds, years 1 to 9999: under 2^58) and of keys
-        of up to 32 bits are; a bigint's or a decimal's need not be. -#}
+    {#- Whether the chains form applies (`counted`,
+        _sqc_linear_distinct_chains_sql): a position plus or less the
+        frame's width, and the NULL key's position (-2^60) less it, must
+        stay within a bigint. Positions of dates, of timestamps
+        (microseconds, years 1 to 9999: under 2^58) and of keys of up to 32
+        bits do, with offsets of up to 2^58; a bigint's or a decimal's need
+        not. -#}
     {%- set narrow = key.kind in ["date", "timestamp"]
         or key.type in ["tinyint", "byte", "smallint", "short", "int", "integer"] -%}
     {%- set near = (offsets[0] | int | abs) <= 2 ** 58 and (offsets[1] | int | abs) <= 2 ** 58 -%}
