@@ -66,13 +66,13 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
     assert "collect_set" not in sql and "lateral view" not in sql
     assert (
         "        row_number() over (\n"
-        "            partition by rolling_key_0\n"
-        "            order by rolling_order_0\n"
+        "            partition by store_id\n"
+        "            order by id\n"
         "        ) as rolling_position\n"
     ) in sql
     value_window = (
         "(rolling_position) over (\n"
-        "                    partition by rolling_key_0, rolling_0_value\n"
+        "                    partition by store_id, rolling_0_value\n"
         "                    order by rolling_position\n"
         "                ) "
     )
@@ -86,20 +86,24 @@ def test_rolling_select_counts_in_linear_form(library: Library) -> None:
         "        end as rolling_0_first,\n"
     ) in sql
     assert f"lead{value_window}<= rolling_position + 999\n" in sql
-    assert (
-        "        sum(rolling_0_first) over (\n"
-        "            partition by rolling_key_0\n"
-        "            order by rolling_position\n"
-        "            rows between unbounded preceding and current row\n"
-        "        ) - coalesce(sum(rolling_0_last) over (\n"
-        "            partition by rolling_key_0\n"
-        "            order by rolling_position\n"
-        "            rows between unbounded preceding and 1000 preceding\n"
-        "        ), 0) as count_0\n"
-    ) in sql
     assert sql.endswith(
-        "select\n    rolling_counts.rolling_values.*,\n    rolling_counts.count_0 as customers\n"
-        "from rolling_counts"
+        "select\n"
+        "    * except (\n"
+        "        rolling_position,\n"
+        "        rolling_0_value,\n"
+        "        rolling_0_first,\n"
+        "        rolling_0_last\n"
+        "    ),\n"
+        "    sum(rolling_0_first) over (\n"
+        "        partition by store_id\n"
+        "        order by rolling_position\n"
+        "        rows between unbounded preceding and current row\n"
+        "    ) - coalesce(sum(rolling_0_last) over (\n"
+        "        partition by store_id\n"
+        "        order by rolling_position\n"
+        "        rows between unbounded preceding and 1000 preceding\n"
+        "    ), 0) as customers\n"
+        "from rolling_chains"
     )
 
 
@@ -114,6 +118,18 @@ def test_auto_counts_linearly_from_32_rows(library: Library, preceding: int, lin
     assert ("collect_set" not in sql) == linear
 
 
+def test_a_column_named_as_a_helper_is_an_error() -> None:
+    """The row's columns travel as they are beside the chains form's own: a
+    relation column of one of their names is a compile error that says so."""
+    library = Library(columns={"pytest.events": [("id", "bigint"), ("rolling_position", "int")]})
+    message = library.render_error(
+        "{{ rolling_select('pytest.events', {'c': 'count(distinct rolling_position)'}, 'id', "
+        "preceding=99) }}"
+    )
+    assert "rolling_select" in message and "a column rolling_position" in message
+    assert "method='native'" in message
+
+
 def test_a_frame_ending_after_the_row_reads_the_starts_there(library: Library) -> None:
     """With hi > 0 the chains started by the frame's end are read hi rows on;
     the reach of a chain is the frame's whole width (hi - lo); each count has
@@ -125,7 +141,7 @@ def test_a_frame_ending_after_the_row_reads_the_starts_there(library: Library) -
     )
     assert sql.count(">= rolling_position - 7\n") == 2
     assert sql.count("<= rolling_position + 7\n") == 2
-    assert "partition by rolling_key_0, rolling_1_value\n" in sql
+    assert "partition by store_id, rolling_1_value\n" in sql
     assert sql.count("rows between unbounded preceding and 2 following") == 2
     assert sql.count("rows between unbounded preceding and 6 preceding") == 2
 
@@ -138,7 +154,7 @@ def test_a_frame_ending_before_the_row_can_be_empty(library: Library) -> None:
         "partition_by='store_id', preceding=5, following=-2, method='linear') }}"
     )
     assert "coalesce(sum(rolling_0_first) over (" in sql
-    assert "rows between unbounded preceding and 2 preceding\n        ), 0)" in sql
+    assert "rows between unbounded preceding and 2 preceding\n    ), 0)" in sql
 
 
 def test_range_frames_count_over_the_positions(library: Library) -> None:
@@ -157,7 +173,7 @@ def test_range_frames_count_over_the_positions(library: Library) -> None:
     assert "<= rolling_position + 604800000000\n" in sql
     # [P - 7 days, P]: to the row's peers, less up to just before the start.
     assert "range between unbounded preceding and current row" in sql
-    assert "range between unbounded preceding\n            and 604800000001 preceding" in sql
+    assert "range between unbounded preceding\n        and 604800000001 preceding" in sql
     assert "rows between" not in sql and "lateral view" not in sql
 
 
@@ -192,8 +208,8 @@ def test_a_null_keys_frame_apart_from_its_position(library: Library) -> None:
         "{{ rolling_select('pytest.sales', {'c': 'count(distinct customer)'}, 'store_id', "
         "frame='range', preceding=-1, following=2, method='linear') }}"
     )
-    assert "            when rolling_position = -1152921504606846976\n" in sql
-    assert "                then sum(rolling_0_first) over (" in sql
+    assert "        when rolling_position = -1152921504606846976\n" in sql
+    assert "            then sum(rolling_0_first) over (" in sql
     # [P + 1, P + 2]: up to 2 following, less up to the row itself.
     assert "range between unbounded preceding and 2 following" in sql
     assert "range between unbounded preceding and current row" in sql
@@ -303,7 +319,13 @@ def test_range_positions(
     else:
         assert f"        {position} as rolling_position,\n" in sql
         assert f"'position', {end},\n" in sql
-    assert "    distribute by rolling_key_0\n" in sql
+    # Sent by the keys before the first window: by name in the chains form,
+    # by their helper column in the three-record form.
+    assert (
+        "    distribute by store_id\n"
+        if position.startswith("unix")
+        else "    distribute by rolling_key_0\n"
+    ) in sql
 
 
 @pytest.mark.parametrize(
