@@ -255,25 +255,12 @@
             spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
     {%- endfor -%}
     {%- do source_columns.append("struct(*) as rolling_values") -%}
-    {#- Plain columns before computed ones, as a careful select lists them. -#}
-    {%- set plain = [] -%}
-    {%- set computed = [] -%}
-    {%- for column in source_columns -%}
-        {%- do (plain if modules.re.match("^[A-Za-z_][A-Za-z0-9_.`]* as ", column) else computed).append(column) -%}
-    {%- endfor -%}
-    {%- set source_columns = plain + computed -%}
     {%- set partition_clause = ("partition by " ~ keys | join(", ")) if keys else "" -%}
-    {#- Plain columns before computed ones, as a careful select lists them. -#}
-    {%- set plain = [] -%}
-    {%- set computed = [] -%}
-    {%- for column in source_columns -%}
-        {%- do (plain if column == "*" or modules.re.match("^[A-Za-z_][A-Za-z0-9_.`]* as ", column) else computed).append(column) -%}
-    {%- endfor -%}
     {#- A RANGE form's first window partitions by the keys and a value: its
         rows are sent by the keys alone first, which every window after
         takes as it is (one shuffle, as the native frame's). -#}
     {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
-    {%- set ctes = [{"name": "rolling_source", "columns": plain + computed, "from": relation_sql | indent(4) ~ distribute}] -%}
+    {%- set ctes = [{"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(source_columns), "from": relation_sql | indent(4) ~ distribute}] -%}
 
     {#- Where each value last occurred, as the start of the run after which
         it no longer counts (kind 2: after the rows there). -#}
@@ -397,17 +384,11 @@
         {%- do source_columns.append("row_number()" ~ spark_query_catalog._sqc_over_sql(
             {"partition_clause": partition_clause, "order_keys": window.order_keys}, none, 8) ~ " as rolling_position") -%}
     {%- endif -%}
-    {#- Plain columns before computed ones, as a careful select lists them. -#}
-    {%- set plain = [] -%}
-    {%- set computed = [] -%}
-    {%- for column in source_columns -%}
-        {%- do (plain if column == "*" or modules.re.match("^[A-Za-z_][A-Za-z0-9_.`]* as ", column) else computed).append(column) -%}
-    {%- endfor -%}
     {#- A RANGE form's first window partitions by the keys and a value: its
         rows are sent by the keys alone first, which every window after
         takes as it is (one shuffle, as the native frame's). -#}
     {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
-    {%- set ctes = [{"name": "rolling_source", "columns": plain + computed, "from": relation_sql | indent(4) ~ distribute}] -%}
+    {%- set ctes = [{"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(source_columns), "from": relation_sql | indent(4) ~ distribute}] -%}
 
     {#- Each value's chains: where they start and where they end. -#}
     {%- set chain_columns = ["*"] -%}
@@ -507,4 +488,17 @@
             ~ "\n    from " ~ cte.from ~ "\n)") -%}
     {%- endfor -%}
     {{- return("with " ~ blocks | join(",\n\n") ~ "\n\n" ~ final) -}}
+{% endmacro %}
+
+
+{#- `columns` (select items) with `*` and plain ones (`name as alias`)
+    before computed ones, each group in its order, as a careful select lists
+    them. -#}
+{% macro _sqc_plain_columns_first(columns) %}
+    {%- set plain = [] -%}
+    {%- set computed = [] -%}
+    {%- for column in columns -%}
+        {%- do (plain if column == "*" or modules.re.match("^[A-Za-z_][A-Za-z0-9_.`]* as ", column) else computed).append(column) -%}
+    {%- endfor -%}
+    {{- return(plain + computed) -}}
 {% endmacro %}
