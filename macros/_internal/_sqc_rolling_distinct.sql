@@ -226,30 +226,17 @@
     {%- if axis.position is none or axis.counted -%}
         {{- return(spark_query_catalog._sqc_linear_distinct_chains_sql(relation_sql, window, distincts, axis)) -}}
     {%- endif -%}
+    {#- The three-record form (RANGE over bigint and decimal keys). The
+        keys, the position and the values under names of their own first,
+        so that every window after partitions by the same columns (one
+        shuffle); the row's own columns travel as one struct. -#}
     {%- set keys = [] -%}
-    {#- The keys, the position (or the order keys, for a row number) and the
-        values under names of their own first, so that every window after
-        partitions by the same columns (one shuffle); the row's own columns
-        travel as one struct. -#}
     {%- set source_columns = [] -%}
     {%- for key in window.partition_keys -%}
         {%- do keys.append("rolling_key_" ~ loop.index0) -%}
         {%- do source_columns.append(key ~ " as rolling_key_" ~ loop.index0) -%}
     {%- endfor -%}
-    {%- set order_keys = [] -%}
-    {%- if axis.position is none -%}
-        {%- for key in window.order_keys -%}
-            {%- set head = spark_query_catalog._sqc_key_head(key) -%}
-            {%- do source_columns.append(head ~ " as rolling_order_" ~ loop.index0) -%}
-            {%- do order_keys.append("rolling_order_" ~ loop.index0 ~ key[head | length:]) -%}
-        {%- endfor -%}
-    {%- elif axis.counted -%}
-        {#- A NULL key's rows at a position far below every key's. -#}
-        {%- do source_columns.append(spark_query_catalog._sqc_indented("coalesce(\n    " ~ axis.position ~ ",\n    "
-            ~ spark_query_catalog._sqc_null_key_position() ~ "\n) as rolling_position", 8)) -%}
-    {%- else -%}
-        {%- do source_columns.append(axis.position ~ " as rolling_position") -%}
-    {%- endif -%}
+    {%- do source_columns.append(axis.position ~ " as rolling_position") -%}
     {%- for distinct in distincts -%}
         {%- do source_columns.append(spark_query_catalog._sqc_indented(
             spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
@@ -259,7 +246,7 @@
     {#- A RANGE form's first window partitions by the keys and a value: its
         rows are sent by the keys alone first, which every window after
         takes as it is (one shuffle, as the native frame's). -#}
-    {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
+    {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys else "" -%}
     {%- set ctes = [{"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(source_columns), "from": relation_sql | indent(4) ~ distribute}] -%}
 
     {#- Where each value last occurred, as the start of the run after which
@@ -330,7 +317,7 @@
 {#-
     The chains form: ROWS frames (the position is the row number) and RANGE
     frames whose positions are small integers (_sqc_distinct_axis's
-    `counted`), after rolling_source (`ctes`). Take each value's rows in P's
+    `counted`), over `relation_sql`. Take each value's rows in P's
     order and cut them into chains where two in a row are more than the
     frame's width W = hi - lo apart. A chain from a to b counts for exactly
     the frames that end (at s = P(i) + hi) from a to b + W: the frame
