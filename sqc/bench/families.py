@@ -170,6 +170,18 @@ class Configured:
 Query = str | Configured | Callable[[Any], Any]
 
 
+def sales_statements(rows: int) -> list[str]:
+    """`sales`: 1,000 stores of rows/1,000 rows each, an int `amount` of 97
+    values, a product of 23 and a `sold_at` a few seconds apart."""
+    return [
+        f"drop table if exists {SCHEMA}.sales",
+        f"create table {SCHEMA}.sales using parquet as select id, id % 1000 as store_id, "
+        "concat('p', cast(hash(id) % 12 as string)) as product, cast(id % 97 as int) as amount, "
+        "timestamp'2024-01-01' + make_interval(0, 0, 0, 0, 0, 0, id % 5000000) as sold_at "
+        f"from range(0, {rows})",
+    ]
+
+
 def prepare(dbt: DbtProject, rows: int) -> None:
     values = ", ".join(
         f"cast((id * {i + 7}) % 1000 as int) as {c}" for i, c in enumerate(VALUE_COLUMNS)
@@ -197,11 +209,7 @@ def prepare(dbt: DbtProject, rows: int) -> None:
         "id % 5000 as user_id, timestamp'2024-01-01 00:00:00' + "
         "make_interval(0, 0, 0, 0, 0, cast(id div 5000 * 20 + (hash(id) % 20) as int), 0) "
         f"as event_at from range(0, {rows})",
-        f"drop table if exists {SCHEMA}.sales",
-        f"create table {SCHEMA}.sales using parquet as select id, id % 1000 as store_id, "
-        "concat('p', cast(hash(id) % 12 as string)) as product, cast(id % 97 as int) as amount, "
-        "timestamp'2024-01-01' + make_interval(0, 0, 0, 0, 0, 0, id % 5000000) as sold_at "
-        f"from range(0, {rows})",
+        *sales_statements(rows),
         f"drop table if exists {SCHEMA}.visits",
         f"create table {SCHEMA}.visits using parquet as select id, id % 1000 as store_id, "
         "cast(id % 97 as int) as amount, cast(hash(id) % 10000 as int) as visitor, "

@@ -149,6 +149,54 @@ def _same_result(
         raise AssertionError(f"{family}: different results over {common}: {sums}")
 
 
+def time_family(
+    spark: Any,
+    family: str,
+    alternatives: dict[str, Query],
+    runs: int,
+    progress: Any,
+    checked: set[str] | None = None,
+) -> list[Timing]:
+    """One family's alternatives: their results compared (`checked`: only
+    these; default all), one warm-up each, then `runs` rounds in rotation,
+    with the wall-clock and the executors' CPU time of each run."""
+    progress.set_postfix_str(family)
+    frames = {name: _frame(spark, query) for name, query in alternatives.items()}
+    compared = {n: f for n, f in frames.items() if checked is None or n in checked}
+    _same_result(spark, family, compared, alternatives)
+    progress.update(len(frames))
+    plans = {}
+    for name, frame in frames.items():  # warm-up
+        with _settings(spark, alternatives[name]):
+            frame.write.format("noop").mode("overwrite").save()
+            plans[name] = _plan(frame) + _settings_text(alternatives[name])
+        progress.update()
+    results = {
+        name: Timing(
+            family, name, same_plan_as=[
+                other for other in frames if other != name and plans[other] == plans[name]
+            ]
+        )
+        for name in frames
+    }  # fmt: skip
+    names = list(frames)
+    for run_number in range(runs):
+        # Each run starts with the next alternative: none always comes first
+        # (after the previous family) or last.
+        shift = run_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            group = f"bench {family}: {name} #{run_number}"
+            spark.sparkContext.setJobGroup(group, group)
+            _settle(spark)
+            with _settings(spark, alternatives[name]):
+                start = time.perf_counter()
+                frames[name].write.format("noop").mode("overwrite").save()
+                results[name].seconds.append(time.perf_counter() - start)
+            results[name].cpu_seconds.append(_cpu_seconds(spark, group))
+            progress.update()
+    return list(results.values())
+
+
 def run(
     rows: int, runs: int, families: list[str], output: Path, keep: bool, match: str = ""
 ) -> list[Timing]:
@@ -159,45 +207,13 @@ def run(
     queries: dict[str, dict[str, Query]] = {}
     for family in families:
         queries.update({name: q for name, q in FAMILIES[family](dbt).items() if match in name})
-    timings: list[Timing] = []
     steps = sum(len(q) for q in queries.values()) * (runs + 2)
     with tqdm(total=steps, desc="timing", unit="query") as progress:
-        for family, alternatives in queries.items():
-            progress.set_postfix_str(family)
-            frames = {name: _frame(spark, query) for name, query in alternatives.items()}
-            _same_result(spark, family, frames, alternatives)
-            progress.update(len(frames))
-            plans = {}
-            for name, frame in frames.items():  # warm-up
-                with _settings(spark, alternatives[name]):
-                    frame.write.format("noop").mode("overwrite").save()
-                    plans[name] = _plan(frame) + _settings_text(alternatives[name])
-                progress.update()
-            results = {
-                name: Timing(
-                    family, name, same_plan_as=[
-                        other for other in frames if other != name and plans[other] == plans[name]
-                    ]
-                )
-                for name in frames
-            }  # fmt: skip
-            names = list(frames)
-            for run_number in range(runs):
-                # Each run starts with the next alternative: none always comes
-                # first (after the previous family) or last.
-                shift = run_number % len(names)
-                for name in names[shift:] + names[:shift]:
-                    frame = frames[name]
-                    group = f"bench {family}: {name} #{run_number}"
-                    spark.sparkContext.setJobGroup(group, group)
-                    _settle(spark)
-                    with _settings(spark, alternatives[name]):
-                        start = time.perf_counter()
-                        frame.write.format("noop").mode("overwrite").save()
-                        results[name].seconds.append(time.perf_counter() - start)
-                    results[name].cpu_seconds.append(_cpu_seconds(spark, group))
-                    progress.update()
-            timings.extend(results.values())
+        timings = [
+            timing
+            for family, alternatives in queries.items()
+            for timing in time_family(spark, family, alternatives, runs, progress)
+        ]
     if keep and (output / "bench.json").exists():
         # Families not run this time keep their earlier results.
         earlier = Report.from_json(json.loads((output / "bench.json").read_text()))

@@ -1,0 +1,168 @@
+"""min and max over ROWS frames: what any window form can cost, beside the
+block form and Spark's segment tree (issue 23's 1.5x target).
+
+    python -m sqc.bench.extremes [--rows 4000000] [--runs 5] [--preceding 1000]
+
+On `sales` (the bench's table: 1,000 stores), side by side in one process as
+`python -m sqc.bench` times its families (a warm-up, then rounds in
+rotation, wall-clock and executors' CPU time):
+
+  one sort, one window    row_number() alone: the shuffle, one sort and one
+                          O(1) window, which every window form pays
+  two directions, floor   the least a form that reads each block both ways
+                          does: a second (descending) sort and three more
+                          O(1) windows, running min and max that do not
+                          restart at the blocks' edges, so its answers are
+                          wrong: what the work costs, not an answer
+  macro                   rolling_select's block form (van Herk /
+                          Gil-Werman), as dbt compiles it
+  segment tree            Spark's frame with
+                          spark.sql.window.segmentTree.enabled
+  sparse table            one sort: windows of 4, 16, 64 ... rows, each
+                          level the greatest of four lags of the one before
+
+The exact alternatives (macro, segment tree, sparse table) are checked to
+give the same rows. Writes docs/bench/extremes.json and extremes.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tqdm import tqdm
+
+from sqc.bench.families import (
+    ROLLING_EXTREMES,
+    SCHEMA,
+    SEGMENT_TREE,
+    SEGMENT_TREE_CONF,
+    Configured,
+    Query,
+    sales_statements,
+)
+from sqc.bench.report import Report
+from sqc.bench.run import time_family
+from sqc.paths import ROOT
+from sqc.testing.dbt_harness import DbtProject, use_bench_environment
+
+OUTPUT = ROOT / "docs" / "bench"
+SALES = f"{SCHEMA}.sales"
+OVER = "over (partition by store_id order by id)"
+ONE_SORT = "one sort, one window (row_number alone)"
+FLOOR = "two directions, floor (not an answer)"
+MACRO = "macro (rolling_select, block form)"
+SPARSE = "sparse table (one sort, lags of lags)"
+FUNCTIONS = {"amount_min": "least", "amount_max": "greatest"}
+
+
+def two_directions_floor(preceding: int) -> str:
+    """The block form's work without its restarts: numbered, a running min and
+    max up, then down (a second sort) with a lag of the first, and a lead."""
+    down = "over (partition by store_id order by rolling_row desc)"
+    running = "rows between unbounded preceding and current row"
+    return f"""
+with numbered as (
+    select *, row_number() {OVER} as rolling_row from {SALES}
+),
+up as (
+    select *,
+        min(amount) over (partition by store_id order by id {running}) as min_up,
+        max(amount) over (partition by store_id order by id {running}) as max_up
+    from numbered
+),
+down as (
+    select *,
+        least(min(amount) over (partition by store_id order by rolling_row desc {running}),
+            lag(min_up, {preceding}) {down}) as min_pair,
+        greatest(max(amount) over (partition by store_id order by rolling_row desc {running}),
+            lag(max_up, {preceding}) {down}) as max_pair
+    from up
+)
+select * except (rolling_row, min_up, max_up, min_pair, max_pair),
+    lead(min_pair, {preceding}) {down} as amount_min,
+    lead(max_pair, {preceding}) {down} as amount_max
+from down"""
+
+
+def sparse_table(preceding: int, base: int = 4) -> str:
+    """Exact, one sort: level k holds the frame of base^k rows ending at the
+    row (the greatest of `base` lags of level k - 1); the frame is then a few
+    lags of the last level, the first at the row, the last at its start."""
+
+    def shifted(column: str, offset: int) -> str:
+        return column if offset == 0 else f"lag({column}, {offset}) {OVER}"
+
+    width = preceding + 1
+    ctes, source, span = [], SALES, 1
+    columns = dict.fromkeys(FUNCTIONS, "amount")
+    while span * base <= width:
+        items = []
+        for alias, function in FUNCTIONS.items():
+            terms = ", ".join(shifted(columns[alias], span * i) for i in range(base))
+            items.append(f"{function}({terms}) as {alias}_{span * base}")
+        done = "" if span == 1 else f" except ({', '.join(columns.values())})"
+        name = f"level_{span * base}"
+        ctes.append(f"{name} as (select *{done}, {', '.join(items)} from {source})")
+        source, span = name, span * base
+        columns = {alias: f"{alias}_{span}" for alias in FUNCTIONS}
+    offsets = sorted({*range(0, width - span + 1, span), width - span})
+    final = [
+        f"{function}({', '.join(shifted(columns[alias], o) for o in offsets)}) as {alias}"
+        for alias, function in FUNCTIONS.items()
+    ]
+    return (
+        "with " + ",\n".join(ctes)
+        + f"\nselect * except ({', '.join(columns.values())}), {', '.join(final)} from {source}"
+    )  # fmt: skip
+
+
+def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
+    frame = f"rows between {preceding} preceding and current row"
+    by_hand = ", ".join(
+        f"{aggregate} over (partition by store_id order by id {frame}) as {alias}"
+        for alias, aggregate in ROLLING_EXTREMES.items()
+    )
+    return {
+        ONE_SORT: f"select *, row_number() {OVER} as rolling_row from {SALES}",
+        FLOOR: two_directions_floor(preceding),
+        MACRO: dbt.compile_inline(
+            f"{{{{ rolling_select('{SALES}', {ROLLING_EXTREMES!r}, 'id', "
+            f"partition_by='store_id', preceding={preceding}) }}}}"
+        ),
+        SEGMENT_TREE: Configured(f"select *, {by_hand} from {SALES}", SEGMENT_TREE_CONF),
+        SPARSE: sparse_table(preceding),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=4_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--preceding", type=int, default=1000)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    use_bench_environment(ROOT, ".state/bench_extremes")
+    dbt = DbtProject(ROOT, schema=SCHEMA)
+    dbt.create_schema()
+    for statement in sales_statements(args.rows):
+        dbt.sql(statement)
+    queries = alternatives(dbt, args.preceding)
+    family = f"min and max, ROWS {args.preceding} preceding"
+    with tqdm(total=len(queries) * (args.runs + 2), desc="timing", unit="query") as progress:
+        timings = time_family(
+            dbt.spark(), family, queries, args.runs, progress, checked={MACRO, SEGMENT_TREE, SPARSE}
+        )
+    report = Report(args.rows, args.runs, timings)
+    args.output.mkdir(parents=True, exist_ok=True)
+    data = {k: v for k, v in report.as_json().items() if k != "targets"}
+    (args.output / "extremes.json").write_text(json.dumps(data, indent=2) + "\n")
+    table = report.markdown().split("\n\nTargets")[0]
+    (args.output / "extremes.md").write_text(table + "\n")
+    print(table)
+    dbt.drop_schema()
+
+
+if __name__ == "__main__":
+    main()
