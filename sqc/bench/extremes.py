@@ -86,36 +86,45 @@ select * except (rolling_row, min_up, max_up, min_pair, max_pair),
 from down"""
 
 
+def sparse_levels(width: int, base: int = 4) -> tuple[list[int], list[int]]:
+    """The sparse table's plan for a frame of `width` rows ending at the row:
+    the spans of its levels (base, base^2, ... up to the width), and the lags
+    of the last level (span s: the rows s - 1 back to the row) whose union is
+    the frame, the first at the row and the last at the frame's start."""
+    spans = []
+    while (spans[-1] if spans else 1) * base <= width:
+        spans.append((spans[-1] if spans else 1) * base)
+    span = spans[-1] if spans else 1
+    return spans, sorted({*range(0, width - span + 1, span), width - span})
+
+
 def sparse_table(preceding: int, base: int = 4) -> str:
     """Exact, one sort: level k holds the frame of base^k rows ending at the
     row (the greatest of `base` lags of level k - 1); the frame is then a few
-    lags of the last level, the first at the row, the last at its start."""
+    lags of the last level (sparse_levels)."""
 
     def shifted(column: str, offset: int) -> str:
         return column if offset == 0 else f"lag({column}, {offset}) {OVER}"
 
-    width = preceding + 1
+    spans, offsets = sparse_levels(preceding + 1, base)
     ctes, source, span = [], SALES, 1
     columns = dict.fromkeys(FUNCTIONS, "amount")
-    while span * base <= width:
+    for level in spans:
         items = []
         for alias, function in FUNCTIONS.items():
             terms = ", ".join(shifted(columns[alias], span * i) for i in range(base))
-            items.append(f"{function}({terms}) as {alias}_{span * base}")
+            items.append(f"{function}({terms}) as {alias}_{level}")
         done = "" if span == 1 else f" except ({', '.join(columns.values())})"
-        name = f"level_{span * base}"
-        ctes.append(f"{name} as (select *{done}, {', '.join(items)} from {source})")
-        source, span = name, span * base
-        columns = {alias: f"{alias}_{span}" for alias in FUNCTIONS}
-    offsets = sorted({*range(0, width - span + 1, span), width - span})
+        ctes.append(f"level_{level} as (select *{done}, {', '.join(items)} from {source})")
+        source, span = f"level_{level}", level
+        columns = {alias: f"{alias}_{level}" for alias in FUNCTIONS}
     final = [
         f"{function}({', '.join(shifted(columns[alias], o) for o in offsets)}) as {alias}"
         for alias, function in FUNCTIONS.items()
     ]
-    return (
-        "with " + ",\n".join(ctes)
-        + f"\nselect * except ({', '.join(columns.values())}), {', '.join(final)} from {source}"
-    )  # fmt: skip
+    helpers = f" except ({', '.join(columns.values())})" if spans else ""
+    select = f"select *{helpers}, {', '.join(final)} from {source}"
+    return "with " + ",\n".join(ctes) + "\n" + select if ctes else select
 
 
 def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
