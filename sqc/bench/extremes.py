@@ -40,6 +40,7 @@ from sqc.bench.families import (
     SEGMENT_TREE_CONF,
     Configured,
     Query,
+    native_frame_sql,
     sales_statements,
 )
 from sqc.bench.report import Report
@@ -129,8 +130,8 @@ def sparse_table(preceding: int, base: int = 4) -> str:
 
 def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
     frame = f"rows between {preceding} preceding and current row"
-    by_hand = ", ".join(
-        f"{aggregate} over (partition by store_id order by id {frame}) as {alias}"
+    spark_frame = ", ".join(
+        f"{native_frame_sql(aggregate, 'store_id', 'id', frame)} as {alias}"
         for alias, aggregate in ROLLING_EXTREMES.items()
     )
     return {
@@ -140,7 +141,7 @@ def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
             f"{{{{ rolling_select('{SALES}', {ROLLING_EXTREMES!r}, 'id', "
             f"partition_by='store_id', preceding={preceding}) }}}}"
         ),
-        SEGMENT_TREE: Configured(f"select *, {by_hand} from {SALES}", SEGMENT_TREE_CONF),
+        SEGMENT_TREE: Configured(f"select *, {spark_frame} from {SALES}", SEGMENT_TREE_CONF),
         SPARSE: sparse_table(preceding),
     }
 
@@ -165,11 +166,10 @@ def main() -> None:
         )
     report = Report(args.rows, args.runs, timings)
     args.output.mkdir(parents=True, exist_ok=True)
-    data = {k: v for k, v in report.as_json().items() if k != "targets"}
+    data = report.as_json(targets=False)  # the targets are bench-macros' families'
     (args.output / "extremes.json").write_text(json.dumps(data, indent=2) + "\n")
-    table = report.markdown().split("\n\nTargets")[0]
-    (args.output / "extremes.md").write_text(table + "\n")
-    print(table)
+    (args.output / "extremes.md").write_text(report.table())
+    print(report.table())
     dbt.drop_schema()
 
 

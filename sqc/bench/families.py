@@ -343,7 +343,7 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             )
             macro = dbt.compile_inline(f"select *, {columns} from {relation}")
         by_hand = ", ".join(
-            f"{_by_hand(aggregate, partition, order_by, frame)} as {alias}"
+            f"{native_frame_sql(aggregate, partition, order_by, frame)} as {alias}"
             for alias, aggregate in aggregates.items()
         )
         families[family] = {
@@ -428,7 +428,7 @@ select * except (rolling_block, rolling_row, to_end, from_start),
 from starts"""
 
 
-def _by_hand(aggregate: str, partition: str, order_by: str, frame: str) -> str:
+def native_frame_sql(aggregate: str, partition: str, order_by: str, frame: str) -> str:
     """The aggregate over Spark's frame; count(distinct x) as the size of its
     set (a bigint, as count is, so that the results' checksums compare)."""
     over = f"over (partition by {partition} order by {order_by} {frame})"

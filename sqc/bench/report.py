@@ -156,8 +156,10 @@ class Report:
         self.chart(output / "bench.png")
         print(self.markdown())
 
-    def as_json(self) -> dict[str, Any]:
-        return {
+    def as_json(self, targets: bool = True) -> dict[str, Any]:
+        """The timings with their medians and ratios, and (`targets`) the
+        issue's targets checked."""
+        data = {
             "rows": self.rows,
             "runs": self.runs,
             "timings": [
@@ -170,10 +172,13 @@ class Report:
                 }
                 for t in self.timings
             ],
-            "targets": [asdict(target) for target in self.targets()],
         }
+        if targets:
+            data["targets"] = [asdict(target) for target in self.targets()]
+        return data
 
-    def markdown(self) -> str:
+    def table(self) -> str:
+        """The timings as a markdown table, after what its columns mean."""
         lines = [
             f"{self.rows:,} rows (unless a family says otherwise), median of {self.runs} runs "
             "after a warm-up, one Spark (`local[2]`), results forced with the `noop` writer. "
@@ -193,7 +198,11 @@ class Report:
                 f"{self.ratio(timing):.2f}x | {timing.cpu_median:.2f} s | "
                 f"{self.cpu_ratio(timing):.2f}x | {', '.join(timing.same_plan_as)} |"
             )
-        lines += [
+        return "\n".join(lines) + "\n"
+
+    def markdown(self) -> str:
+        """The table, then the targets checked."""
+        lines = [
             "",
             "Targets, checked on the wall-clock medians and on the executors' CPU time:",
             "",
@@ -205,7 +214,7 @@ class Report:
                 f"| {t.target} | {'yes' if t.met else '**no**'} | {t.measured} | "
                 f"{'yes' if t.cpu_met else '**no**'} | {t.cpu_measured} |"
             )
-        return "\n".join(lines) + "\n"
+        return self.table() + "\n".join(lines) + "\n"
 
     def chart(self, path: Path) -> None:
         import matplotlib
