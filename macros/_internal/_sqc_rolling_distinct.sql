@@ -237,17 +237,10 @@
         {%- do source_columns.append(key ~ " as rolling_key_" ~ loop.index0) -%}
     {%- endfor -%}
     {%- do source_columns.append(axis.position ~ " as rolling_position") -%}
-    {%- for distinct in distincts -%}
-        {%- do source_columns.append(spark_query_catalog._sqc_indented(
-            spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
-    {%- endfor -%}
+    {%- do source_columns.extend(spark_query_catalog._sqc_distinct_value_columns(distincts)) -%}
     {%- do source_columns.append("struct(*) as rolling_values") -%}
     {%- set partition_clause = ("partition by " ~ keys | join(", ")) if keys else "" -%}
-    {#- A RANGE form's first window partitions by the keys and a value: its
-        rows are sent by the keys alone first, which every window after
-        takes as it is (one shuffle, as the native frame's). -#}
-    {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys else "" -%}
-    {%- set ctes = [{"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(source_columns), "from": relation_sql | indent(4) ~ distribute}] -%}
+    {%- set ctes = [spark_query_catalog._sqc_distinct_source_cte(relation_sql, source_columns, keys)] -%}
 
     {#- Where each value last occurred, as the start of the run after which
         it no longer counts (kind 2: after the rows there). -#}
@@ -363,19 +356,14 @@
         {%- do source_columns.append(spark_query_catalog._sqc_indented("coalesce(\n    " ~ axis.position ~ ",\n    "
             ~ spark_query_catalog._sqc_null_key_position() ~ "\n) as rolling_position", 8)) -%}
     {%- endif -%}
-    {%- for distinct in distincts -%}
-        {%- do source_columns.append(spark_query_catalog._sqc_indented(
-            spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
-    {%- endfor -%}
+    {%- do source_columns.extend(spark_query_catalog._sqc_distinct_value_columns(distincts)) -%}
     {%- if axis.position is none -%}
         {%- do source_columns.append("row_number()" ~ spark_query_catalog._sqc_over_sql(
             {"partition_clause": partition_clause, "order_keys": window.order_keys}, none, 8) ~ " as rolling_position") -%}
     {%- endif -%}
-    {#- A RANGE form's first window partitions by the keys and a value: its
-        rows are sent by the keys alone first, which every window after
-        takes as it is (one shuffle, as the native frame's). -#}
-    {%- set distribute = "\n    distribute by " ~ keys | join(", ") if keys and axis.position is not none else "" -%}
-    {%- set ctes = [{"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(source_columns), "from": relation_sql | indent(4) ~ distribute}] -%}
+    {#- A ROWS form's row number has sent the rows by the keys already. -#}
+    {%- set ctes = [spark_query_catalog._sqc_distinct_source_cte(relation_sql, source_columns,
+        keys if axis.position is not none else [])] -%}
 
     {#- Each value's chains: where they start and where they end. -#}
     {%- set chain_columns = ["*"] -%}
@@ -477,6 +465,29 @@
     {{- return("with " ~ blocks | join(",\n\n") ~ "\n\n" ~ final) -}}
 {% endmacro %}
 
+
+{#- The linear forms' first CTE, rolling_source: the relation with
+    `columns`, plain ones first. A RANGE form's first window partitions by
+    the keys and a value: its rows are sent by the keys alone first
+    (`distribute_keys`), which every window after takes as it is (one
+    shuffle, as the native frame's). -#}
+{% macro _sqc_distinct_source_cte(relation_sql, columns, distribute_keys) %}
+    {%- set distribute = "\n    distribute by " ~ distribute_keys | join(", ") if distribute_keys else "" -%}
+    {{- return({"name": "rolling_source", "columns": spark_query_catalog._sqc_plain_columns_first(columns),
+        "from": relation_sql | indent(4) ~ distribute}) -}}
+{% endmacro %}
+
+
+{#- Each count's value (_sqc_distinct_value_sql) as a column of the
+    source, rolling_<i>_value. -#}
+{% macro _sqc_distinct_value_columns(distincts) %}
+    {%- set columns = [] -%}
+    {%- for distinct in distincts -%}
+        {%- do columns.append(spark_query_catalog._sqc_indented(
+            spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), 8) ~ " as rolling_" ~ loop.index0 ~ "_value") -%}
+    {%- endfor -%}
+    {{- return(columns) -}}
+{% endmacro %}
 
 {#- `columns` (select items) with `*` and plain ones (`name as alias`)
     before computed ones, each group in its order, as a careful select lists
