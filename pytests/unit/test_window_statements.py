@@ -86,7 +86,7 @@ def test_windows_group_by_frame_and_reach_as_far_as_the_widest() -> None:
 def test_the_full_refresh_reads_every_distinct_event() -> None:
     text = _events_sql(None, None)
     assert _lint(text) == []
-    assert "partition by card, event_id, event_at" in text
+    assert "partition by card, event_at, event_id" in text
     assert "from stored_reads" not in text
 
 
@@ -169,7 +169,7 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in first
     if older_rows:
         assert _lint(questions[1]) == []
-        assert questions[1].count("count_if(") == 4  # the nearby pass and the whole one
+        assert questions[1].count("count_if(") == 6  # the nearby pass and the whole one
     halo = 22 if older_rows else 21
     assert library.queries[-1] == (
         "alter table analytics.features set tblproperties "
@@ -383,9 +383,14 @@ def test_the_state_statements_lint_clean() -> None:
         "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads"
     )).strip()  # fmt: skip
     assert _lint(results) == [], results
-    for axis in ("0 as windows_axis", "windows_index + 20 as windows_axis",
-                 "windows_head + windows_skip + 1 as windows_axis"):  # fmt: skip
+    for axis in ("0 as windows_axis", "'windows_axis', windows_index + 20,",
+                 "'windows_axis', windows_index + 1,",
+                 "windows_head + windows_skip as windows_index"):  # fmt: skip
         assert axis in results
+    # The written rows and the heads are each read once, for all their records:
+    # Spark computes a CTE or a view again wherever a statement names it.
+    assert results.count("from windows_written\n") == 1 and results.count("from heads\n") == 1
+    assert results.count("from windows_entering\n") == results.count("from windows_leaving\n") == 1
     assert "as decimal(16, 6)" in results  # the decimal avg's type, as Spark's Average gives it
     stage = str(library.call("_sqc_window_state_stage_sql", settings, state, EVENTS, "results"))
     assert _lint(stage.strip()) == [], stage
@@ -486,26 +491,34 @@ def _stages_library(windows: dict[str, Any]) -> tuple[Library, dict[str, Any], d
     return library, settings, names
 
 
-def test_a_run_of_range_frames_writes_only_its_rewritten_rows_with_their_windows() -> None:
+def test_a_run_of_range_frames_writes_no_table_of_its_own() -> None:
     """RANGE frames that keep no state, whose queries read the events once:
-    the run's events are a temporary view, and its one table holds the rows
-    it rewrites with their window columns, computed in that same statement,
-    so the pending table reads them without a CTE."""
+    the run's events are a temporary view, its frames CTEs of the pending
+    table's statement, and the stored rows it keeps those outside each
+    key's reach of its new events (every stored row inside it is written),
+    in partitions asked of the new events alone."""
     windows = {k: v for k, v in WINDOWS.items() if v["frame"] == "range"}
     library, settings, names = _stages_library(windows)
     assert settings["states"] == []
-    library.answers = [("create or replace temporary view", []), ("create table", [])]
+    library.answers = [("create or replace temporary view", [])]
     stages = library.call(
         "_sqc_window_stages", settings, EVENT_COLUMNS, TABLE, EVENTS, BOUNDS, names
     )
     assert library.answers == []
-    view, table = library.queries
+    (view,) = library.queries
     assert view.startswith(f"create or replace temporary view {names['view']} as\nwith new_events")
-    assert table.startswith(f"create table {names['events']}\nusing parquet\nas\nwith windows_1 as")
-    assert table.endswith("select *\nfrom windows_2\nwhere windows_write")
-    assert f"from {names['view']}\n" in table and "from windows_1\n" in table
-    assert stages == {"ctes": [], "last": names["events"], "views": [names["view"]]}
-    assert library.cached == [names["events"]]
+    assert stages["tables"] == [] and stages["views"] == [names["view"]]
+    assert [cte["name"] for cte in stages["ctes"]] == ["windows_1", "windows_2"]
+    # The dates: each key's, from its first new event less the reach forward
+    # (1 hour) to its last plus the reach back (7 days).
+    library.answers = [("with new_events as", [('["2024-03-11", "2024-03-10"]',)])]
+    dates = library.call("_sqc_window_written_dates", settings, names, stages, BOUNDS)
+    assert dates == ["2024-03-10", "2024-03-11"]
+    question = library.queries[-1]
+    assert _lint(question) == []
+    assert "to_date(windows_first_new - interval 3600 seconds)" in question
+    assert "to_date(windows_last_new + interval 604800 seconds)" in question
+    assert f"from {EVENTS}\n" in question and "from new_keys" in question
     pending = str(
         library.call(
             "_sqc_create_windows_pending_sql",
@@ -514,13 +527,25 @@ def test_a_run_of_range_frames_writes_only_its_rewritten_rows_with_their_windows
             TABLE,
             names["events"],
             stages,
-            BOUNDS,
+            {**BOUNDS, "partitions": dates},
         )
     ).strip()
     assert pending.startswith("create table analytics.features__spark_query_catalog_pending")
-    assert "\nwith written_spans as (" in pending
-    assert f"from {names['events']}\nwhere windows_write\nunion all" in pending
     assert _lint(pending.split("\nas\n", 1)[1]) == []
+    assert names["events"] not in pending  # no table of the run's own
+    assert pending.count(f"from {names['view']}\n") == 1  # the frames read the events once
+    assert (
+        "written_spans as (\n    select\n        card,\n"
+        "        windows_first_new - interval 3600 seconds as windows_written_from,\n"
+        "        windows_last_new + interval 604800 seconds as windows_written_to\n"
+        "    from new_keys\n)"
+    ) in pending
+    assert (
+        "stored_events.event_at\n        between written_spans.windows_written_from\n"
+        "        and written_spans.windows_written_to"
+    ) in pending
+    assert "from windows_2\nwhere windows_write" in pending
+    assert "touched_dates" not in pending  # no marker rows: no partition is emptied
 
 
 @pytest.mark.parametrize(

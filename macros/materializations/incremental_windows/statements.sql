@@ -101,13 +101,9 @@
 {% endmacro %}
 
 
-{#- The partition order of a ROWS frame, forward or backward. -#}
-{% macro _sqc_window_row_order(settings, descending=false) %}
-    {%- set order = [] -%}
-    {%- for column in [settings.order_by] + settings.event_keys -%}
-        {%- do order.append(column ~ (" desc" if descending else "")) -%}
-    {%- endfor -%}
-    {{- return(order | join(", ")) -}}
+{#- The partition order of a ROWS frame. -#}
+{% macro _sqc_window_row_order(settings) %}
+    {{- return(([settings.order_by] + settings.event_keys) | join(", ")) -}}
 {% endmacro %}
 
 
@@ -164,7 +160,10 @@ new_keys as (
     models with ROWS frames: CTEs
       <prefix>_ranks     rows_before (1 = the last stored row before the key's
                          first new event) and rows_after (1 = the first after
-                         its last), for ROWS frames
+                         its last), for ROWS frames: both counted in the
+                         frames' own order (rows_before as the rows before
+                         first_new less those up to the row), so that the
+                         pass sorts once
       <prefix>_rewrites  windows_rewrite: whether the row's windows
                          change
       <prefix>_reach     per key, the ranks and times of the rewritten rows,
@@ -187,11 +186,18 @@ new_keys as (
         *,
         case
             when {{ t }} < windows_first_new
-                then count_if({{ t }} < windows_first_new) over (
-                    {{ partition }}
-                    order by {{ spark_query_catalog._sqc_window_row_order(settings, descending=true) }}
-                    rows between unbounded preceding and current row
-                )
+                then
+                    count_if({{ t }} < windows_first_new)
+                        over (
+                            {{ partition }}
+                        )
+                    - count_if({{ t }} < windows_first_new)
+                        over (
+                            {{ partition }}
+                            order by {{ spark_query_catalog._sqc_window_row_order(settings) }}
+                            rows between unbounded preceding and current row
+                        )
+                    + 1
         end as windows_rows_before,
         case
             when {{ t }} > windows_last_new
@@ -394,7 +400,7 @@ short_keys as (
 -#}
 {% macro _sqc_window_events_sql(settings, event_columns, table, events_view, bounds) %}
     {%- set t = settings.order_by -%}
-    {%- set copies = (settings.key_columns + settings.event_keys + [t]) | join(", ") -%}
+    {%- set copies = (settings.key_columns + [t] + settings.event_keys) | join(", ") -%}
     {%- set ctes = [] -%}
     {%- set parts = [] -%}
     {%- set new_columns = event_columns + [
@@ -506,16 +512,56 @@ from {{ stages.last }}
 {%- endmacro %}
 
 
+{#- The dates of the partitions a run writes, sorted: those of the rows it
+    writes, asked of its events table; or, where it wrote none (RANGE frames
+    without state: _sqc_window_stages), each key's dates within the frames'
+    reach of its new events, asked of the new events. Those hold every row
+    written, and a date among them that holds none is written as it was. -#}
+{% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- if stages.tables -%}
+        {%- set question = "select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
+            ~ views.events ~ "\nwhere windows_write" -%}
+    {%- else -%}
+        {%- set days = "sequence(\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
+            ~ "),\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ ")\n)" -%}
+        {%- set question -%}
+with {{ spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) | join(",\n\n") }}
+
+select
+    to_json(
+        array_distinct(
+            transform(
+                flatten(
+                    collect_list(
+                        {{ days | indent(24) }}
+                    )
+                ),
+                day -> cast(day as string)
+            )
+        )
+    ) as dates
+from new_keys
+        {%- endset -%}
+    {%- endif -%}
+    {{- return(fromjson(run_query(question).rows[0][0]) | sort) -}}
+{% endmacro %}
+
+
 {#- The pending table: the new content of every partition a run touches
-    (the stored rows it keeps, the rows it writes), plus one marker row per
-    such partition (so that a partition left empty is known).
+    (the stored rows it keeps, the rows it writes). No partition is left
+    empty (each holds a row written, or stored rows it keeps), so none has
+    the marker row that incremental_sessions writes for one.
     The stored rows a run rewrites are, per key, one span in the frames'
     row order (time, then event key): the rows from first_new to last_new,
     widened by the RANGE reach and by the rows a ROWS frame shifts, each
     a span that holds [first_new, last_new] (see the top of this file). So
     the rows kept are those outside their key's span of written rows: a
     join with one row per key of new events (broadcast where the new
-    events are), not with every row written. -#}
+    events are), not with every row written. Where the run wrote no table
+    of its own (RANGE frames without state: its frames are CTEs here), a
+    key's span is its new events' reach, first_new - F to last_new + B:
+    every stored row there is written (the top of this file). -#}
 {% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds) %}
     {%- set t = settings.order_by -%}
     {%- set dates = [] -%}
@@ -523,24 +569,36 @@ from {{ stages.last }}
         {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
     {%- endfor -%}
     {%- set kept_columns = [] -%}
-    {%- set marker_columns = [] -%}
     {%- for column in table.data_columns -%}
         {%- do kept_columns.append("stored_events." ~ column) -%}
-        {%- do marker_columns.append("null as " ~ column) -%}
     {%- endfor -%}
     {%- set order = spark_query_catalog._sqc_window_row_order(settings) -%}
     {%- set stored_order = [] -%}
     {%- for column in [t] + settings.event_keys -%}
         {%- do stored_order.append("stored_events." ~ column) -%}
     {%- endfor -%}
+    {%- set reach = stages.tables == [] -%}
     {%- set match = [spark_query_catalog._sqc_key_match("stored_events", "written_spans", settings.key_columns),
-        "struct(" ~ stored_order | join(", ") ~ ")\n        between written_spans.windows_written_from\n        and written_spans.windows_written_to"] -%}
-create table {{ pending }}
-using parquet
-as
-with {% if stages.ctes %}{{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }},
-
-{% endif %}written_spans as (
+        ("stored_events." ~ t if reach else "struct(" ~ stored_order | join(", ") ~ ")")
+        ~ "\n        between written_spans.windows_written_from\n        and written_spans.windows_written_to"] -%}
+    {%- set ctes = spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) if reach else [] -%}
+    {%- if stages.ctes -%}
+        {%- do ctes.append(spark_query_catalog._sqc_window_stage_ctes_sql(stages)) -%}
+    {%- endif -%}
+    {%- if reach -%}
+        {#- Every stored row within its key's reach of the new events is written. -#}
+        {%- set written_spans -%}
+written_spans as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
+    spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward) ~ " as windows_written_from",
+    spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ " as windows_written_to"], 8) }}
+    from new_keys
+)
+        {%- endset -%}
+    {%- else -%}
+        {%- set written_spans -%}
+written_spans as (
     select
 {{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
     "min(struct(" ~ order ~ ")) as windows_written_from",
@@ -549,16 +607,14 @@ with {% if stages.ctes %}{{ spark_query_catalog._sqc_window_stage_ctes_sql(stage
     where windows_write
     group by
 {{ spark_query_catalog._sqc_list_lines(settings.key_columns, 8) }}
-),
-
-touched_dates as (
-    select
-        explode(
-            array(
-{{ spark_query_catalog._sqc_list_lines(dates, 16) }}
-            )
-        ) as spark_query_catalog_date
 )
+        {%- endset -%}
+    {%- endif -%}
+    {%- do ctes.append(written_spans) -%}
+create table {{ pending }}
+using parquet
+as
+with {{ ctes | join(",\n\n") }}
 
 select{{ " /*+ broadcast(written_spans) */" if bounds.broadcast_new }}
 {{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_events.spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
@@ -576,8 +632,4 @@ select
     + ["to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
 from {{ stages.last }}
 where windows_write
-union all
-select
-{{ spark_query_catalog._sqc_list_lines(marker_columns + ["spark_query_catalog_date", "true as spark_query_catalog_marker"], 4) }}
-from touched_dates
 {%- endmacro %}

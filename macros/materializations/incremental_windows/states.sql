@@ -414,25 +414,47 @@ where windows_head < windows_needed
 {% endmacro %}
 
 
-{#- One record of the axis (see the top): its key columns from `source`,
-    then axis, row, order, start, rows and each value's sum and count. -#}
-{% macro _sqc_window_record_sql(settings, state, source, axis, row, order, start, rows, sums, counts) %}
-    {%- set items = [] -%}
-    {%- for column in settings.key_columns -%}
-        {%- do items.append(column) -%}
+{#- The records of the axis (see the top) that each row of `source` gives:
+    its key columns, then per record ({axis, row, order, start, rows, sums,
+    counts}) axis, row, order, start, rows and each value's sum and count.
+    Several records are one select that reads `source` once (inline over
+    an array of them): where each record read it again, Spark computed
+    `source` (a CTE or a view) once per record. -#}
+{% macro _sqc_window_records_sql(settings, state, source, records) %}
+    {%- set rows = [] -%}
+    {%- for record in records -%}
+        {%- set items = [("windows_axis", record.axis), ("windows_row", record.row), ("windows_order", record.order),
+            ("windows_start", record.start), ("windows_rows", record.rows)] -%}
+        {%- for value in state["values"] -%}
+            {%- if value.summed -%}
+                {%- do items.append(("windows_sum_" ~ value.field, record.sums[loop.index0])) -%}
+            {%- endif -%}
+            {%- do items.append(("windows_count_" ~ value.field, record.counts[loop.index0])) -%}
+        {%- endfor -%}
+        {%- do rows.append(items) -%}
     {%- endfor -%}
-    {%- do items.append(spark_query_catalog._sqc_select_item(axis, "windows_axis")) -%}
-    {%- do items.append(spark_query_catalog._sqc_select_item(row, "windows_row")) -%}
-    {%- do items.append(spark_query_catalog._sqc_select_item(order, "windows_order")) -%}
-    {%- do items.append(spark_query_catalog._sqc_select_item(start, "windows_start")) -%}
-    {%- do items.append(spark_query_catalog._sqc_select_item(rows, "windows_rows")) -%}
-    {%- for value in state["values"] -%}
-        {%- if value.summed -%}
-            {%- do items.append(spark_query_catalog._sqc_select_item(sums[loop.index0], "windows_sum_" ~ value.field)) -%}
-        {%- endif -%}
-        {%- do items.append(spark_query_catalog._sqc_select_item(counts[loop.index0], "windows_count_" ~ value.field)) -%}
-    {%- endfor -%}
-    {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(items, 8) ~ "\n    from " ~ source) -}}
+    {%- set select = settings.key_columns | list -%}
+    {%- if rows | length == 1 -%}
+        {%- for name, sql in rows[0] -%}
+            {%- do select.append(spark_query_catalog._sqc_select_item(sql, name)) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- set structs = [] -%}
+        {%- for items in rows -%}
+            {%- set fields = [] -%}
+            {%- for name, sql in items -%}
+                {%- do fields.append("'" ~ name ~ "', " ~ sql) -%}
+            {%- endfor -%}
+            {%- do structs.append("named_struct(\n" ~ spark_query_catalog._sqc_list_lines(fields, 4) ~ "\n)") -%}
+        {%- endfor -%}
+        {%- set names = [] -%}
+        {%- for name, sql in rows[0] -%}
+            {%- do names.append(name) -%}
+        {%- endfor -%}
+        {%- do select.append("inline(\n    array(\n" ~ spark_query_catalog._sqc_list_lines(structs | map("indent", 8) | list, 8)
+            ~ "\n    )\n) as (\n" ~ spark_query_catalog._sqc_list_lines(names, 4) ~ "\n)") -%}
+    {%- endif -%}
+    {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(select | map("indent", 8) | list, 8) ~ "\n    from " ~ source) -}}
 {% endmacro %}
 
 
@@ -461,29 +483,46 @@ where windows_head < windows_needed
         + [order ~ " as windows_order"] -%}
     {%- do written_items.append("row_number() over (\n    partition by " ~ keys ~ "\n    order by "
         ~ ([settings.order_by] + settings.event_keys) | join(", ") ~ "\n) as windows_index") -%}
-    {%- set entering = spark_query_catalog._sqc_window_record_values(state, "", "windows_value_") -%}
-    {%- set leaving = spark_query_catalog._sqc_window_record_values(state, "-", "windows_value_") -%}
+    {#- Each written row and each head with its values' sums and counts
+        (entering the frame: the head's enter as a written row's leave). -#}
+    {%- set moved = spark_query_catalog._sqc_window_record_values(state, "", "windows_value_") -%}
+    {%- set moved_items = [] -%}
+    {%- set entering = {"sums": [], "counts": []} -%}
+    {%- set leaving = {"sums": [], "counts": []} -%}
     {%- set zeros = [] -%}
     {%- set anchor_sums = [] -%}
     {%- set anchor_counts = [] -%}
     {%- for value in state["values"] -%}
+        {%- if value.summed -%}
+            {%- do moved_items.append(moved.sums[loop.index0] ~ " as windows_sum_" ~ value.field) -%}
+        {%- endif -%}
+        {%- do moved_items.append(moved.counts[loop.index0] ~ " as windows_count_" ~ value.field) -%}
+        {%- for kind in ["sum", "count"] -%}
+            {%- do entering[kind ~ "s"].append("windows_" ~ kind ~ "_" ~ value.field) -%}
+            {%- do leaving[kind ~ "s"].append("-windows_" ~ kind ~ "_" ~ value.field) -%}
+        {%- endfor -%}
         {%- do zeros.append("0") -%}
         {%- do anchor_sums.append("windows_sum_" ~ value.field) -%}
         {%- do anchor_counts.append("windows_count_" ~ value.field) -%}
     {%- endfor -%}
     {%- set records = [
-        spark_query_catalog._sqc_window_record_sql(settings, state, anchors_view, "0", "false", "null",
-            "windows_start", "windows_rows", anchor_sums, anchor_counts),
-        spark_query_catalog._sqc_window_record_sql(settings, state, "windows_written", "windows_index", "true",
-            "windows_order", "null", "1", entering.sums, entering.counts),
-        spark_query_catalog._sqc_window_record_sql(settings, state, "windows_written", "windows_index + " ~ (width + 1),
-            "false", "null", "null", "-1", leaving.sums, leaving.counts),
-        spark_query_catalog._sqc_window_record_sql(settings, state, "windows_written", "windows_index + " ~ width,
-            "false", "null", "windows_order", "0", zeros, zeros),
-        spark_query_catalog._sqc_window_record_sql(settings, state, heads_view, "windows_head + windows_skip + 1",
-            "false", "null", "null", "-1", leaving.sums, leaving.counts),
-        spark_query_catalog._sqc_window_record_sql(settings, state, heads_view, "windows_head + windows_skip",
-            "false", "null", "windows_order", "0", zeros, zeros)
+        spark_query_catalog._sqc_window_records_sql(settings, state, anchors_view, [{"axis": "0", "row": "false",
+            "order": "null", "start": "windows_start", "rows": "windows_rows", "sums": anchor_sums,
+            "counts": anchor_counts}]),
+        spark_query_catalog._sqc_window_records_sql(settings, state, "windows_entering", [
+            {"axis": "windows_index", "row": "true", "order": "windows_order", "start": "null", "rows": "1",
+                "sums": entering.sums, "counts": entering.counts},
+            {"axis": "windows_index + " ~ (width + 1), "row": "false", "order": "null", "start": "null",
+                "rows": "-1", "sums": leaving.sums, "counts": leaving.counts},
+            {"axis": "windows_index + " ~ width, "row": "false", "order": "null", "start": "windows_order",
+                "rows": "0", "sums": zeros, "counts": zeros}
+        ]),
+        spark_query_catalog._sqc_window_records_sql(settings, state, "windows_leaving", [
+            {"axis": "windows_index + 1", "row": "false", "order": "null", "start": "null",
+                "rows": "-1", "sums": leaving.sums, "counts": leaving.counts},
+            {"axis": "windows_index", "row": "false", "order": "null", "start": "windows_order",
+                "rows": "0", "sums": zeros, "counts": zeros}
+        ])
     ] -%}
     {%- set over = " over (\n    partition by " ~ keys ~ "\n    order by windows_axis\n"
         ~ "    range between unbounded preceding and current row\n)" -%}
@@ -512,6 +551,19 @@ with windows_written as (
 {{ spark_query_catalog._sqc_list_lines(written_items | map("indent", 8) | list, 8) }}
     from {{ source }}
     where windows_write
+),
+
+windows_entering as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + ["windows_index", "windows_order"] + moved_items, 8) }}
+    from windows_written
+),
+
+windows_leaving as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + ["windows_order", "windows_head + windows_skip as windows_index"]
+    + moved_items, 8) }}
+    from {{ heads_view }}
 ),
 
 windows_records as (
