@@ -402,7 +402,8 @@ def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() 
     as tables named after the model (read by its later statements: Spark
     4.3 does not use a cached view inside a statement with a WITH clause);
     a full refresh reads its events once, from a temporary view, and has
-    no tables of its own. Anchors and heads stay temporary views."""
+    no tables of its own. A state frame's anchors are a table too (four
+    statements read them); its heads stay a temporary view."""
     only = {
         "amount_sum_200": {"expression": "sum(amount)", "frame": "rows", "preceding": 199},
         "events_7d": {"expression": "count(*)", "frame": "range", "preceding": "7 days"},
@@ -416,13 +417,15 @@ def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() 
     assert [table.render() for table in run["run_results"]] == [
         "analytics.features__spark_query_catalog_run_results_1"
     ]
-    assert run["anchors"] == ["spark_query_catalog_windows__analytics__features__anchors_1"]
+    assert [table.render() for table in run["anchors"]] == [
+        "analytics.features__spark_query_catalog_run_anchors_1"
+    ]
     assert run["heads"] == ["spark_query_catalog_windows__analytics__features__heads_1"]
     full = library.call("_sqc_window_view_names", relation, settings, False)
     assert full["events"] == "spark_query_catalog_windows__analytics__features"
     # Whichever the run, the names of the tables a run that died may have left.
-    tables = [run["run_events"], *run["run_results"]]
-    assert [full["run_events"], *full["run_results"]] == tables
+    tables = [run["run_events"], *run["anchors"], *run["run_results"]]
+    assert [full["run_events"], *full["anchors"], *full["run_results"]] == tables
     # A full refresh writes none of them: its events are a temporary view.
     full_library = Library(
         model_config={**CONFIG, "windows": only},
@@ -453,7 +456,7 @@ def test_a_run_table_is_written_in_one_statement_and_cleared_only_on_demand() ->
     assert library.cached == [names["events"]]  # rolling_select describes it once
     library.queries.clear()
     pending = Relation("features__spark_query_catalog_pending", "analytics")
-    run_tables = [names["run_events"], *names["run_results"]]
+    run_tables = [names["run_events"], *names["anchors"], *names["run_results"]]
     cleared = [*run_tables, pending]
     library.answers = [("drop table if exists", [])] * len(run_tables) + [
         answer

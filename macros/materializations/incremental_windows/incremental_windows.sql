@@ -104,7 +104,7 @@
         {%- endif -%}
     {%- endif -%}
 
-    {%- for view in temporary_views + views.anchors + views.heads -%}
+    {%- for view in temporary_views + views.heads -%}
         {%- do run_query("drop view if exists " ~ view) -%}
     {%- endfor -%}
     {%- for run_table in run_tables -%}
@@ -163,7 +163,8 @@
             spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
     {%- endif -%}
     {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds) -%}
-    {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events] + views.run_results}) -}}
+    {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
+        + views.anchors + views.run_results}) -}}
 {% endmacro %}
 
 
@@ -194,7 +195,8 @@
 {% endmacro %}
 
 
-{#- An incremental run's stage for a state frame (states.sql): its anchors,
+{#- An incremental run's stage for a state frame (states.sql): its anchors
+    (a table of the run's own, one row per key, which four statements read),
     then its heads (read from the dates the anchors give; a second time,
     to each short key's anchor, when a key has fewer stored rows there
     than it needs), then the written rows' results, from the run's events
@@ -203,9 +205,9 @@
     small. Then the stage's query. -#}
 {% macro _sqc_window_state_stage(settings, state, table, source, views, bounds) %}
     {%- set index = settings.states.index(state) -%}
-    {%- set anchors, heads = views.anchors[index], views.heads[index] -%}
-    {%- do run_query("create or replace temporary view " ~ anchors ~ " as\n"
-        ~ spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
+    {%- set anchors, heads = views.anchors[index].render(), views.heads[index] -%}
+    {%- do spark_query_catalog._sqc_create_run_table(views.anchors[index],
+        spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
     {%- set span = run_query(spark_query_catalog._sqc_window_anchor_span_sql(anchors)).rows[0] -%}
     {%- set to_date = span[1] if span[1] is none or span[1] < span[2] else span[2] -%}
     {%- if span[0] is not none -%}

@@ -23,12 +23,14 @@
 -#}
 
 {#- Where a run keeps what it computes, one name per model (threads building
-    several models on one Spark session never share one): the run's events
-    and each state frame's results, and a state frame's anchors and heads
-    (temporary views).
-    An incremental run writes its events and results as tables
-    (<model>__spark_query_catalog_run_events, _run_results_<n>), dropped at
-    its end, because every later statement reads them: a cached temporary
+    several models on one Spark session never share one): the run's events,
+    each state frame's anchors and results, and its heads (a temporary
+    view).
+    An incremental run writes its events, anchors and results as tables
+    (<model>__spark_query_catalog_run_events, _run_anchors_<n>,
+    _run_results_<n>), dropped at its end, because later statements read
+    them (the anchors, one row per key, four times: measured, 1.5 s of a
+    rows 1,000 run at 100 days computing them again): a cached temporary
     view would not do, as Spark 4.3 uses a cached view's data only where
     its plan matches again, and a view whose SQL has a WITH clause never
     matches inside a statement with one of its own (measured over the
@@ -36,10 +38,10 @@
     and the results again, 15 s of a 40 s run). A full refresh reads its
     events once: a temporary view (`view`; so does an incremental run
     whose frames read them once: _sqc_window_stages). {events: the name
-    statements read the events by; anchors, heads: the views' names;
-    run_events, run_results:
-    the relations of the run's tables, named the same whichever the run,
-    so that a full refresh too can drop what a run that died left}. -#}
+    statements read the events by; heads: the views' names; run_events,
+    anchors, run_results: the relations of the run's tables, named the
+    same whichever the run, so that a full refresh too can drop what a run
+    that died left}. -#}
 {% macro _sqc_window_view_names(relation, settings, incremental) %}
     {%- set base = "spark_query_catalog_windows__" ~ relation.schema ~ "__" ~ relation.identifier -%}
     {%- set run_events = relation.incorporate(
@@ -48,11 +50,12 @@
         "heads": [], "run_events": run_events, "run_results": []} -%}
     {%- for state in settings.states -%}
         {%- set number = loop.index -%}
-        {%- for kind in ["anchors", "heads"] -%}
-            {%- do names[kind].append(base ~ "__" ~ kind ~ "_" ~ number) -%}
+        {%- do names.heads.append(base ~ "__heads_" ~ number) -%}
+        {%- for kind in ["anchors", "results"] -%}
+            {%- do names["anchors" if kind == "anchors" else "run_results"].append(relation.incorporate(
+                path={"identifier": relation.identifier ~ "__spark_query_catalog_run_" ~ kind ~ "_" ~ number},
+                type="table")) -%}
         {%- endfor -%}
-        {%- do names.run_results.append(relation.incorporate(
-            path={"identifier": relation.identifier ~ "__spark_query_catalog_run_results_" ~ number}, type="table")) -%}
     {%- endfor -%}
     {{- return(names) -}}
 {% endmacro %}
@@ -73,7 +76,7 @@
     table whose CREATE was killed. The pending table itself is applied, not
     dropped (incremental_windows.sql). -#}
 {% macro _sqc_clear_run_tables(views, pending) %}
-    {%- for run_table in [views.run_events] + views.run_results -%}
+    {%- for run_table in [views.run_events] + views.anchors + views.run_results -%}
         {%- do adapter.drop_relation(run_table) -%}
         {%- do spark_query_catalog._sqc_clear_orphaned_location(run_table, known_absent=true) -%}
     {%- endfor -%}
