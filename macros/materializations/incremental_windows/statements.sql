@@ -528,23 +528,21 @@ from {{ stages.last }}
     {%- else -%}
         {%- set days = "sequence(\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
             ~ "),\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ ")\n)" -%}
+        {#- One row a key and date, each task keeping its distinct dates:
+            never every key's dates in one row. -#}
         {%- set question -%}
-with {{ spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) | join(",\n\n") }}
+with {{ spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) | join(",\n\n") }},
 
-select
-    to_json(
-        array_distinct(
-            transform(
-                flatten(
-                    collect_list(
-                        {{ days | indent(24) }}
-                    )
-                ),
-                day -> cast(day as string)
-            )
-        )
-    ) as dates
-from new_keys
+reached_days as (
+    select
+        explode(
+            {{ days | indent(12) }}
+        ) as reached_day
+    from new_keys
+)
+
+select to_json(collect_set(cast(reached_day as string))) as dates
+from reached_days
         {%- endset -%}
     {%- endif -%}
     {{- return(fromjson(run_query(question).rows[0][0]) | sort) -}}
