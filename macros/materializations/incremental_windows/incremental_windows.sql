@@ -134,11 +134,11 @@
     in the pending table's statement itself: its frames are CTEs there,
     over the view, and the stored rows it keeps are those outside each
     key's reach of its new events (no table of the run's own, written then
-    read twice: docs/measurements.md, 0.5.2). A run with ROWS frames or state frames writes its
-    events to a table (_sqc_window_view_names says why not a cached view):
-    the ROWS question is asked of it (bounds.sql, which may have the events
-    written again, further back), and the state stages and the pending
-    table read them again. Returns {ctes, last, views: the temporary views
+    read twice: docs/measurements.md, 0.5.2). A run with ROWS frames or
+    state frames writes its events to a table (_sqc_window_view_names says
+    why not a cached view): the ROWS question is asked of it (bounds.sql,
+    which may have the events written again, further back), and the state
+    stages and the pending table read them again. Returns {ctes, last, views: the temporary views
     made, tables: the run's tables written, events_view: the model's
     events, where the pending table keeps rows by the new events' reach}. -#}
 {% macro _sqc_window_stages(settings, event_columns, table, events_view, bounds, views) %}

@@ -51,8 +51,8 @@
     {%- for state in settings.states -%}
         {%- set number = loop.index -%}
         {%- do names.heads.append(base ~ "__heads_" ~ number) -%}
-        {%- for kind in ["anchors", "results"] -%}
-            {%- do names["anchors" if kind == "anchors" else "run_results"].append(relation.incorporate(
+        {%- for name, kind in [("anchors", "anchors"), ("run_results", "results")] -%}
+            {%- do names[name].append(relation.incorporate(
                 path={"identifier": relation.identifier ~ "__spark_query_catalog_run_" ~ kind ~ "_" ~ number},
                 type="table")) -%}
         {%- endfor -%}
@@ -231,11 +231,11 @@ new_keys as (
     {%- endfor -%}
     {%- if settings.has_range -%}
         {%- do reach_columns.append(spark_query_catalog._sqc_time_shift("least(\n    "
-            ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
+            ~ spark_query_catalog._sqc_range_reach(settings)[0]
             ~ ",\n    min(case when windows_rewrite then " ~ t ~ " end)\n        over (" ~ partition ~ ")\n)",
             -settings.range_back) ~ " as windows_read_from") -%}
         {%- do reach_columns.append(spark_query_catalog._sqc_time_shift("greatest(\n    "
-            ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back)
+            ~ spark_query_catalog._sqc_range_reach(settings)[1]
             ~ ",\n    max(case when windows_rewrite then " ~ t ~ " end)\n        over (" ~ partition ~ ")\n)",
             settings.range_forward) ~ " as windows_read_to") -%}
     {%- endif -%}
@@ -382,11 +382,20 @@ short_keys as (
 {% endmacro %}
 
 
+{#- A key's reach of its new events, [from, to] as SQL: the times whose
+    RANGE frames hold a new event, from first_new less the reach forward to
+    last_new plus the reach back. -#}
+{% macro _sqc_range_reach(settings) %}
+    {{- return([spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward),
+        spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back)]) -}}
+{% endmacro %}
+
+
 {#- Whether a stored row lies where a RANGE frame of a new event's reaches. -#}
 {% macro _sqc_range_rewrite(settings) %}
     {%- set t = settings.order_by -%}
-    {{- return("(\n    " ~ t ~ " >= " ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
-        ~ "\n    and " ~ t ~ " <= " ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ "\n)") -}}
+    {%- set reach = spark_query_catalog._sqc_range_reach(settings) -%}
+    {{- return("(\n    " ~ t ~ " >= " ~ reach[0] ~ "\n    and " ~ t ~ " <= " ~ reach[1] ~ "\n)") -}}
 {% endmacro %}
 
 
@@ -526,8 +535,8 @@ from {{ stages.last }}
         {%- set question = "select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
             ~ views.events ~ "\nwhere windows_write" -%}
     {%- else -%}
-        {%- set days = "sequence(\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward)
-            ~ "),\n    to_date(" ~ spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ ")\n)" -%}
+        {%- set reach = spark_query_catalog._sqc_range_reach(settings) -%}
+        {%- set days = "sequence(\n    to_date(" ~ reach[0] ~ "),\n    to_date(" ~ reach[1] ~ ")\n)" -%}
         {#- One row a key and date, each task keeping its distinct dates:
             never every key's dates in one row. -#}
         {%- set question -%}
@@ -592,8 +601,8 @@ from reached_days
 written_spans as (
     select
 {{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
-    spark_query_catalog._sqc_time_shift("windows_first_new", -settings.range_forward) ~ " as windows_written_from",
-    spark_query_catalog._sqc_time_shift("windows_last_new", settings.range_back) ~ " as windows_written_to"], 8) }}
+    spark_query_catalog._sqc_range_reach(settings)[0] ~ " as windows_written_from",
+    spark_query_catalog._sqc_range_reach(settings)[1] ~ " as windows_written_to"], 8) }}
     from new_keys
 )
         {%- endset -%}

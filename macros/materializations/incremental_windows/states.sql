@@ -458,17 +458,20 @@ where windows_head < windows_needed
 {% endmacro %}
 
 
-{#- The records' value columns for rows of `source` entering (sign "") or
-    leaving (sign "-"): their values as `value_sql(value)` gives them. -#}
-{% macro _sqc_window_record_values(state, sign, prefix) %}
-    {%- set sums = [] -%}
-    {%- set counts = [] -%}
+{#- What a row adds to a frame it enters, as select items over its
+    windows_value_<k> columns: each summed value's exact sum
+    (windows_sum_<k>) and each value's count (windows_count_<k>). -#}
+{% macro _sqc_window_moved_items(state) %}
+    {%- set items = [] -%}
     {%- for value in state["values"] -%}
-        {%- set column = prefix ~ value.field -%}
-        {%- do sums.append(sign ~ "coalesce(" ~ spark_query_catalog._sqc_linear_summand(column, value.type) ~ ", 0)") -%}
-        {%- do counts.append(sign ~ "if(" ~ column ~ " is null, 0, 1)") -%}
+        {%- set column = "windows_value_" ~ value.field -%}
+        {%- if value.summed -%}
+            {%- do items.append("coalesce(" ~ spark_query_catalog._sqc_linear_summand(column, value.type) ~ ", 0) as windows_sum_"
+                ~ value.field) -%}
+        {%- endif -%}
+        {%- do items.append("if(" ~ column ~ " is null, 0, 1) as windows_count_" ~ value.field) -%}
     {%- endfor -%}
-    {{- return({"sums": sums, "counts": counts}) -}}
+    {{- return(items) -}}
 {% endmacro %}
 
 
@@ -485,30 +488,21 @@ where windows_head < windows_needed
         ~ ([settings.order_by] + settings.event_keys) | join(", ") ~ "\n) as windows_index") -%}
     {#- Each written row and each head with its values' sums and counts
         (entering the frame: the head's enter as a written row's leave). -#}
-    {%- set moved = spark_query_catalog._sqc_window_record_values(state, "", "windows_value_") -%}
-    {%- set moved_items = [] -%}
+    {%- set moved_items = spark_query_catalog._sqc_window_moved_items(state) -%}
     {%- set entering = {"sums": [], "counts": []} -%}
     {%- set leaving = {"sums": [], "counts": []} -%}
     {%- set zeros = [] -%}
-    {%- set anchor_sums = [] -%}
-    {%- set anchor_counts = [] -%}
     {%- for value in state["values"] -%}
-        {%- if value.summed -%}
-            {%- do moved_items.append(moved.sums[loop.index0] ~ " as windows_sum_" ~ value.field) -%}
-        {%- endif -%}
-        {%- do moved_items.append(moved.counts[loop.index0] ~ " as windows_count_" ~ value.field) -%}
         {%- for kind in ["sum", "count"] -%}
             {%- do entering[kind ~ "s"].append("windows_" ~ kind ~ "_" ~ value.field) -%}
             {%- do leaving[kind ~ "s"].append("-windows_" ~ kind ~ "_" ~ value.field) -%}
         {%- endfor -%}
         {%- do zeros.append("0") -%}
-        {%- do anchor_sums.append("windows_sum_" ~ value.field) -%}
-        {%- do anchor_counts.append("windows_count_" ~ value.field) -%}
     {%- endfor -%}
     {%- set records = [
         spark_query_catalog._sqc_window_records_sql(settings, state, anchors_view, [{"axis": "0", "row": "false",
-            "order": "null", "start": "windows_start", "rows": "windows_rows", "sums": anchor_sums,
-            "counts": anchor_counts}]),
+            "order": "null", "start": "windows_start", "rows": "windows_rows", "sums": entering.sums,
+            "counts": entering.counts}]),
         spark_query_catalog._sqc_window_records_sql(settings, state, "windows_entering", [
             {"axis": "windows_index", "row": "true", "order": "windows_order", "start": "null", "rows": "1",
                 "sums": entering.sums, "counts": entering.counts},
