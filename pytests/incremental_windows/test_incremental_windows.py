@@ -48,6 +48,7 @@ WINDOWS: dict[str, dict[str, Any]] = {
     "amount_avg_4": {"expression": "avg(amount)", "frame": "rows", "preceding": 4},
     "amount_sum_4": {"expression": "sum(amount)", "frame": "rows", "preceding": 4},
     "events_4": {"expression": "count(*)", "frame": "rows", "preceding": 4},
+    "amount_sum_7": {"expression": "sum(amount)", "frame": "rows", "preceding": 7},
 }  # fmt: skip
 REFERENCE = {
     "amount_10s": ("sum", "range", -timedelta(seconds=10), timedelta(0)),
@@ -58,15 +59,18 @@ REFERENCE = {
     "amount_avg_4": ("avg", "rows", -4, 0),
     "amount_sum_4": ("sum", "rows", -4, 0),
     "events_4": ("count_rows", "rows", -4, 0),
+    "amount_sum_7": ("sum", "rows", -7, 0),
 }
 # Three models: every kind of frame (ROWS frames need the rank passes and the
 # keys read from before the probe), RANGE frames only (time bounds only), and
-# frames that keep their state only (a run reads one stored row before the
-# rows it rewrites, and the heads of that row's frames).
+# frames that keep their state (a run reads one stored row before the rows
+# it rewrites, and the heads of that row's frames): two of them, the first
+# given before a frame that does not (a run computes its state frames last,
+# the last one's results straight into the pending table).
 MODELS = {
-    "features": sorted(set(WINDOWS) - {"amount_avg_4", "amount_sum_4", "events_4"}),
+    "features": sorted(set(WINDOWS) - {"amount_avg_4", "amount_sum_4", "events_4", "amount_sum_7"}),
     "features_range": ["amount_10s", "events_next_6s"],
-    "features_states": ["amount_avg_4", "amount_sum_4", "events_4"],
+    "features_states": ["amount_avg_4", "amount_sum_4", "events_4", "amount_max_3", "amount_sum_7"],
 }
 MODEL = """{{{{ config(
     materialized='incremental_windows',

@@ -395,6 +395,22 @@ def test_the_state_statements_lint_clean() -> None:
     stage = str(library.call("_sqc_window_state_stage_sql", settings, state, EVENTS, "results"))
     assert _lint(stage.strip()) == [], stage
     assert "left join results as windows_results" in stage
+    # The last state frame's results are the written rows, whole: CTEs of the
+    # pending table's statement, the row's other columns carried on its record.
+    carried = library.call(
+        "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads",
+        ["event_id", "event_at", "amount", "spark_query_catalog_loaded_at"],
+    )  # fmt: skip
+    whole = f"with {str(carried['ctes']).strip()}\n\n{str(carried['select']).strip()}"
+    assert _lint(whole) == [], whole
+    assert "'event_at', event_at," in whole
+    assert "'windows_written_row', windows_written_row," in whole
+    assert "'windows_written_row', null," in whole and "null as windows_written_row" in whole
+    assert "select\n    frames.windows_written_row.*,\n" in whole
+    assert "    true as windows_write" in whole
+    assert "windows_order" not in str(carried["select"])
+    # The anchors are one aggregate: no window finds the first written row.
+    assert " over (" not in anchors and "events.windows_before" in anchors
 
 
 def test_an_incremental_run_keeps_its_events_and_results_in_tables_of_its_own() -> None:

@@ -162,22 +162,33 @@
             spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
     {%- endif -%}
     {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds) -%}
+    {#- The last state frame's results are a CTE of the pending table's statement. -#}
     {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
-        + views.anchors + views.run_results}) -}}
+        + views.anchors + views.run_results[:-1]}) -}}
 {% endmacro %}
 
 
 {#- The frames' queries over `events` (a view's name, or the run's events
     table: its relation, whose columns dbt's cache knows), each over the
     one before it; a state frame's, in an incremental run, from its own
-    stage. -#}
+    stage. An incremental run computes its state frames last, so that the
+    last one's results are the written rows themselves (the pending table
+    reads them; every row before it there is read once, by it). -#}
 {% macro _sqc_window_frame_ctes(settings, table, events, views, bounds=none) %}
     {%- set ctes = [] -%}
-    {%- for frame in settings.frames -%}
+    {%- set frames = settings.frames if table is none
+        else settings.frames | selectattr("state", "none") | list + settings.frames | rejectattr("state", "none") | list -%}
+    {%- for frame in frames -%}
         {%- set source = ctes[-1].name if ctes else events -%}
         {%- set state = frame.state -%}
         {%- if state is not none and table is not none -%}
-            {%- set query = spark_query_catalog._sqc_window_state_stage(settings, state, table, source, views, bounds) -%}
+            {%- set query = spark_query_catalog._sqc_window_state_stage(settings, state, table, source, views, bounds,
+                loop.last) -%}
+            {%- if query is mapping -%}
+                {#- The last frame's results: their CTEs, then the rows. -#}
+                {%- do ctes.append({"name": none, "sql": query.ctes}) -%}
+                {%- set query = query.select -%}
+            {%- endif -%}
         {%- else -%}
             {%- set query = spark_query_catalog._sqc_rolling_select_from(
                 source, events, frame.aggregates, frame.order_by, partition_by=settings.key_columns,
@@ -201,8 +212,10 @@
     than it needs), then the written rows' results, from the run's events
     table (with every column they read), written to a table of the run's
     own: each stage names the one before it once, and its plan stays
-    small. Then the stage's query. -#}
-{% macro _sqc_window_state_stage(settings, state, table, source, views, bounds) %}
+    small. Then the stage's query. The `last` frame's results are its query
+    (every written row, whole, with the frame's columns: from `source`,
+    where a results table would be joined to it again: 0.5.3). -#}
+{% macro _sqc_window_state_stage(settings, state, table, source, views, bounds, last=false) %}
     {%- set index = settings.states.index(state) -%}
     {%- set anchors, heads = views.anchors[index].render(), views.heads[index] -%}
     {%- do spark_query_catalog._sqc_create_run_table(views.anchors[index],
@@ -221,6 +234,19 @@
         {#- No key has an anchor: no heads. -#}
         {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
             settings, state, table, anchors, "1970-01-01", "1969-12-31", false)) -%}
+    {%- endif -%}
+    {%- if last -%}
+        {#- Every column the pending table keeps but the keys and the frame's own. -#}
+        {%- set own = settings.key_columns + state.outputs | map(attribute="alias") | list + [state.column] -%}
+        {%- set own_names = [] -%}
+        {%- for column in own -%}
+            {%- do own_names.append(spark_query_catalog._sqc_unquote(column) | lower) -%}
+        {%- endfor -%}
+        {%- set carried = [] -%}
+        {%- for column in table.data_columns if spark_query_catalog._sqc_unquote(column) | lower not in own_names -%}
+            {%- do carried.append(column) -%}
+        {%- endfor -%}
+        {{- return(spark_query_catalog._sqc_window_state_results_sql(settings, state, source, anchors, heads, carried)) -}}
     {%- endif -%}
     {%- set results = views.run_results[index] -%}
     {%- do spark_query_catalog._sqc_create_run_table(results,
@@ -255,7 +281,7 @@
     {%- set internal = ["windows_first_new", "windows_last_new", "windows_rows_before", "windows_rows_after",
         "windows_rewrite", "windows_rewrite_before", "windows_rewrite_after", "windows_read_from", "windows_read_to",
         "windows_found_before", "windows_latest_date", "windows_write", "windows_source", "windows_copy",
-        "windows_last_loaded", "windows_any_write", "windows_covered", "windows_halo_days"] -%}
+        "windows_last_loaded", "windows_any_write", "windows_covered", "windows_halo_days", "windows_before"] -%}
     {%- for column in lower if column.startswith("spark_query_catalog_") or column.startswith("windows_state_")
         or column in internal
         or column in settings.aliases | map("lower") | list -%}

@@ -26,7 +26,8 @@
     several models on one Spark session never share one): the run's events,
     each state frame's anchors and results, and its heads (a temporary
     view).
-    An incremental run writes its events, anchors and results as tables
+    An incremental run writes its events, anchors and results (but the
+    last state frame's, computed in the pending table's statement) as tables
     (<model>__spark_query_catalog_run_events, _run_anchors_<n>,
     _run_results_<n>), dropped at its end, because later statements read
     them (the anchors, one row per key, four times: measured, 1.5 s of a
@@ -429,6 +430,12 @@ short_keys as (
         {%- do new_states.append("null as " ~ state.carried) -%}
         {%- do carried.append(state.carried) -%}
     {%- endfor -%}
+    {#- Whether a row lies before its key's first new event (the anchors'). -#}
+    {%- if settings.states and table is not none -%}
+        {%- do stored_states.append(t ~ " < windows_first_new as windows_before") -%}
+        {%- do new_states.append("false as windows_before") -%}
+        {%- do carried.append("windows_before") -%}
+    {%- endif -%}
     {#- With ROWS frames, what the run's question asks of its events
         (_sqc_window_rows_reads), from the stored rows' pass. -#}
     {%- if settings.has_rows and table is not none -%}
@@ -497,11 +504,13 @@ where windows_copy = 1
 {% endmacro %}
 
 
-{#- The frames' CTEs (_sqc_window_stages), each `name as (query)`. -#}
+{#- The frames' CTEs (_sqc_window_stages), each `name as (query)`, or
+    where it has no name, CTEs of its own (a state frame's results). -#}
 {% macro _sqc_window_stage_ctes_sql(stages) %}
     {%- set ctes = [] -%}
     {%- for cte in stages.ctes -%}
-        {%- do ctes.append(cte.name ~ " as (\n" ~ cte.sql | trim | indent(4, first=true) ~ "\n)") -%}
+        {%- do ctes.append(cte.sql | trim if cte.name is none
+            else cte.name ~ " as (\n" ~ cte.sql | trim | indent(4, first=true) ~ "\n)") -%}
     {%- endfor -%}
     {{- return(ctes | join(",\n\n")) -}}
 {% endmacro %}

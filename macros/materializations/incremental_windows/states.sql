@@ -242,10 +242,16 @@
     and u's record on the axis: windows_start (u's start, or C1's place
     when there is no u), windows_rows, windows_sum_<k>, windows_count_<k>
     (0 when there is no u).
+    u is the last of the rows read before the key's first new event
+    (windows_before) that the run keeps: those it rewrites (a frame that
+    reaches forward) are the last of them, as the rows a frame reaching
+    forward shifts, or whose RANGE frames hold a new event, follow the
+    others. So the anchors are one aggregate over the events, with no
+    window to find the first written row (0.5.3).
 -#}
 {% macro _sqc_window_anchors_sql(settings, state, events_view) %}
     {%- set keys = settings.key_columns | join(",\n        ") -%}
-    {%- set before = "not events.windows_write\n            and events.windows_order < events.windows_first_order" -%}
+    {%- set before = "events.windows_before\n            and not events.windows_write" -%}
     {%- set record = [
         "coalesce(\n        anchors.windows_anchor.start,\n        anchors.windows_first_order\n    ) as windows_start",
         "coalesce(anchors.windows_anchor.rows, 0) as windows_rows"
@@ -260,16 +266,9 @@ with windows_events as (
     select
         {{ keys }},
         windows_write,
+        windows_before,
         {{ state.carried }},
-        {{ spark_query_catalog._sqc_window_order_sql(settings) }} as windows_order,
-        min(
-            case
-                when windows_write
-                    then {{ spark_query_catalog._sqc_window_order_sql(settings) }}
-            end
-        ) over (
-            partition by {{ settings.key_columns | join(", ") }}
-        ) as windows_first_order
+        {{ spark_query_catalog._sqc_window_order_sql(settings) }} as windows_order
     from {{ events_view }}
 ),
 
@@ -282,15 +281,17 @@ anchor_events as (
         max(events.windows_order) filter (
             where {{ before }}
         ) as windows_anchor_order,
-        min(events.windows_first_order) as windows_first_order,
+        min(events.windows_order) filter (
+            where events.windows_write
+        ) as windows_first_order,
         count_if(events.windows_write) as windows_written,
         max(events.{{ state.carried }}.start) filter (
             where events.windows_write
         ) as windows_last_start
     from windows_events as events
-    where events.windows_first_order is not null
     group by
         {{ spark_query_catalog._sqc_prefixed(settings.key_columns, "events.") | join(",\n        ") }}
+    having count_if(events.windows_write) > 0
 )
 
 select
@@ -416,15 +417,20 @@ where windows_head < windows_needed
 
 {#- The records of the axis (see the top) that each row of `source` gives:
     its key columns, then per record ({axis, row, order, start, rows, sums,
-    counts}) axis, row, order, start, rows and each value's sum and count.
+    counts}, and `written`: the written row's other columns, where the
+    results carry them) axis, row, order, written, start, rows and each
+    value's sum and count.
     Several records are one select that reads `source` once (inline over
     an array of them): where each record read it again, Spark computed
     `source` (a CTE or a view) once per record. -#}
 {% macro _sqc_window_records_sql(settings, state, source, records) %}
     {%- set rows = [] -%}
     {%- for record in records -%}
-        {%- set items = [("windows_axis", record.axis), ("windows_row", record.row), ("windows_order", record.order),
-            ("windows_start", record.start), ("windows_rows", record.rows)] -%}
+        {%- set items = [("windows_axis", record.axis), ("windows_row", record.row), ("windows_order", record.order)] -%}
+        {%- if record.written is defined -%}
+            {%- do items.append(("windows_written_row", record.written)) -%}
+        {%- endif -%}
+        {%- do items.extend([("windows_start", record.start), ("windows_rows", record.rows)]) -%}
         {%- for value in state["values"] -%}
             {%- if value.summed -%}
                 {%- do items.append(("windows_sum_" ~ value.field, record.sums[loop.index0])) -%}
@@ -477,15 +483,31 @@ where windows_head < windows_needed
 
 {#- An incremental run's results for a state frame over `source` (the view
     before it): per written row, its keys and order (windows_order), the
-    frame's window columns and its state, from the anchors and heads views. -#}
-{% macro _sqc_window_state_results_sql(settings, state, source, anchors_view, heads_view) %}
+    frame's window columns and its state, from the anchors and heads views.
+    Given `carried` (the names of source's other columns that the pending
+    table keeps), each written row instead, whole: its keys, those columns
+    (carried on its record of the axis, as one struct, windows_written_row)
+    and the frame's, and windows_write, so that no join brings them back;
+    as {ctes, select}, for the CTEs of the statement that reads them. -#}
+{% macro _sqc_window_state_results_sql(settings, state, source, anchors_view, heads_view, carried=none) %}
     {%- set width = state.width -%}
     {%- set keys = settings.key_columns | join(", ") -%}
     {%- set order = spark_query_catalog._sqc_window_order_sql(settings) -%}
     {%- set written_items = settings.key_columns + spark_query_catalog._sqc_window_value_items(state)
         + [order ~ " as windows_order"] -%}
+    {%- set written = {} -%}
+    {%- if carried is not none -%}
+        {%- set fields = [] -%}
+        {%- for column in carried -%}
+            {%- do fields.append("'" ~ spark_query_catalog._sqc_unquote(column) ~ "', " ~ column) -%}
+        {%- endfor -%}
+        {%- do written_items.append("named_struct(\n" ~ spark_query_catalog._sqc_list_lines(fields, 4)
+            ~ "\n) as windows_written_row") -%}
+        {%- do written.update({"written": "windows_written_row"}) -%}
+    {%- endif -%}
     {%- do written_items.append("row_number() over (\n    partition by " ~ keys ~ "\n    order by "
         ~ ([settings.order_by] + settings.event_keys) | join(", ") ~ "\n) as windows_index") -%}
+    {%- set nothing = {"written": "null"} if carried is not none else {} -%}
     {#- Each written row and each head with its values' sums and counts
         (entering the frame: the head's enter as a written row's leave). -#}
     {%- set moved_items = spark_query_catalog._sqc_window_moved_items(state) -%}
@@ -500,28 +522,28 @@ where windows_head < windows_needed
         {%- do zeros.append("0") -%}
     {%- endfor -%}
     {%- set records = [
-        spark_query_catalog._sqc_window_records_sql(settings, state, anchors_view, [{"axis": "0", "row": "false",
-            "order": "null", "start": "windows_start", "rows": "windows_rows", "sums": entering.sums,
-            "counts": entering.counts}]),
+        spark_query_catalog._sqc_window_records_sql(settings, state, anchors_view, [dict(nothing, axis="0", row="false",
+            order="null", start="windows_start", rows="windows_rows", sums=entering.sums, counts=entering.counts)]),
         spark_query_catalog._sqc_window_records_sql(settings, state, "windows_entering", [
-            {"axis": "windows_index", "row": "true", "order": "windows_order", "start": "null", "rows": "1",
-                "sums": entering.sums, "counts": entering.counts},
-            {"axis": "windows_index + " ~ (width + 1), "row": "false", "order": "null", "start": "null",
-                "rows": "-1", "sums": leaving.sums, "counts": leaving.counts},
-            {"axis": "windows_index + " ~ width, "row": "false", "order": "null", "start": "windows_order",
-                "rows": "0", "sums": zeros, "counts": zeros}
+            dict(written, axis="windows_index", row="true", order="windows_order", start="null", rows="1",
+                sums=entering.sums, counts=entering.counts),
+            dict(nothing, axis="windows_index + " ~ (width + 1), row="false", order="null", start="null",
+                rows="-1", sums=leaving.sums, counts=leaving.counts),
+            dict(nothing, axis="windows_index + " ~ width, row="false", order="null", start="windows_order",
+                rows="0", sums=zeros, counts=zeros)
         ]),
         spark_query_catalog._sqc_window_records_sql(settings, state, "windows_leaving", [
-            {"axis": "windows_index + 1", "row": "false", "order": "null", "start": "null",
-                "rows": "-1", "sums": leaving.sums, "counts": leaving.counts},
-            {"axis": "windows_index", "row": "false", "order": "null", "start": "windows_order",
-                "rows": "0", "sums": zeros, "counts": zeros}
+            dict(nothing, axis="windows_index + 1", row="false", order="null", start="null",
+                rows="-1", sums=leaving.sums, counts=leaving.counts),
+            dict(nothing, axis="windows_index", row="false", order="null", start="windows_order",
+                rows="0", sums=zeros, counts=zeros)
         ])
     ] -%}
     {%- set over = " over (\n    partition by " ~ keys ~ "\n    order by windows_axis\n"
         ~ "    range between unbounded preceding and current row\n)" -%}
-    {%- set frame_items = settings.key_columns + ["windows_axis", "windows_row", "windows_order",
-        "last(windows_start, true)" ~ over ~ " as windows_start", "sum(windows_rows)" ~ over ~ " as windows_rows"] -%}
+    {%- set frame_items = settings.key_columns + ["windows_axis", "windows_row", "windows_order"]
+        + (["windows_written_row"] if carried is not none else [])
+        + ["last(windows_start, true)" ~ over ~ " as windows_start", "sum(windows_rows)" ~ over ~ " as windows_rows"] -%}
     {%- set sums = [] -%}
     {%- set counts = [] -%}
     {%- for value in state["values"] -%}
@@ -532,15 +554,26 @@ where windows_head < windows_needed
         {%- do sums.append("windows_sum_" ~ value.field) -%}
         {%- do counts.append("windows_count_" ~ value.field) -%}
     {%- endfor -%}
+    {#- Carried, the select names the frames (`frames`): the written row's
+        columns are a struct's fields. -#}
+    {%- set prefix = "frames." if carried is not none else "" -%}
     {%- set simple = [] -%}
     {%- set computed = [] -%}
-    {%- for item in spark_query_catalog._sqc_window_state_outputs(state, "") -%}
-        {%- do (simple if item.startswith("windows_rows as ") else computed).append(item) -%}
+    {%- for item in spark_query_catalog._sqc_window_state_outputs(state, prefix) -%}
+        {%- do (simple if item.startswith(prefix ~ "windows_rows as ") else computed).append(item) -%}
     {%- endfor -%}
-    {%- set result_items = settings.key_columns + ["windows_order"] + simple + computed
-        + [spark_query_catalog._sqc_window_state_struct_sql(state, "windows_rows", "windows_start", sums, counts)
-            ~ " as " ~ state.column] -%}
-with windows_written as (
+    {%- set parts = {"sums": [], "counts": []} -%}
+    {%- for kind in ["sums", "counts"] -%}
+        {%- for column in (sums if kind == "sums" else counts) -%}
+            {%- do parts[kind].append(prefix ~ column) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- set result_items = (["frames.windows_written_row.*"] + spark_query_catalog._sqc_prefixed(settings.key_columns, prefix)
+        + ["true as windows_write"] if carried is not none else settings.key_columns + ["windows_order"]) + simple + computed
+        + [spark_query_catalog._sqc_window_state_struct_sql(state, prefix ~ "windows_rows", prefix ~ "windows_start",
+            parts.sums, parts.counts) ~ " as " ~ state.column] -%}
+    {%- set ctes -%}
+windows_written as (
     select
 {{ spark_query_catalog._sqc_list_lines(written_items | map("indent", 8) | list, 8) }}
     from {{ source }}
@@ -549,7 +582,8 @@ with windows_written as (
 
 windows_entering as (
     select
-{{ spark_query_catalog._sqc_list_lines(settings.key_columns + ["windows_index", "windows_order"] + moved_items, 8) }}
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + ["windows_index", "windows_order"]
+    + (["windows_written_row"] if carried is not none else []) + moved_items, 8) }}
     from windows_written
 ),
 
@@ -569,12 +603,18 @@ windows_frames as (
 {{ spark_query_catalog._sqc_list_lines(frame_items | map("indent", 8) | list, 8) }}
     from windows_records
 )
-
+    {%- endset -%}
+    {%- set select -%}
 select
 {{ spark_query_catalog._sqc_list_lines(result_items | map("indent", 4) | list, 4) }}
-from windows_frames
-where windows_row
-{%- endmacro %}
+from windows_frames{{ " as frames" if carried is not none }}
+where {{ prefix }}windows_row
+    {%- endset -%}
+    {%- if carried is not none -%}
+        {{- return({"ctes": ctes, "select": select}) -}}
+    {%- endif -%}
+    {{- return("with " ~ ctes ~ "\n\n" ~ select) -}}
+{% endmacro %}
 
 
 {#- An incremental run's stage for a state frame: every row of `source`, the
