@@ -409,6 +409,18 @@ def test_the_state_statements_lint_clean() -> None:
     assert "select\n    frames.windows_written_row.*,\n" in whole
     assert "    true as windows_write" in whole
     assert "windows_order" not in str(carried["select"])
+    # No key writes more rows than the frame holds (the anchors' most_written
+    # against w): a written row's leaving and start records would lie past
+    # every written row, and are left out.
+    unshifted = str(library.call(
+        "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads", shifted=False
+    )).strip()  # fmt: skip
+    assert _lint(unshifted) == [], unshifted
+    assert "'windows_axis', windows_index + 20," in results
+    assert "'windows_axis', windows_index + 20," not in unshifted
+    assert "'windows_axis', windows_index + 19," not in unshifted
+    assert "'windows_axis', windows_index,\n" in unshifted
+    assert "max(anchors.windows_written) as most_written" in span
     # The anchors are one aggregate: no window finds the first written row.
     assert " over (" not in anchors and "events.windows_before" in anchors
 

@@ -222,6 +222,8 @@
         spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
     {%- set span = run_query(spark_query_catalog._sqc_window_anchor_span_sql(anchors)).rows[0] -%}
     {%- set to_date = span[1] if span[1] is none or span[1] < span[2] else span[2] -%}
+    {#- Whether a key writes more rows than the frame holds (states.sql). -#}
+    {%- set shifted = span[3] is none or span[3] > state.width -%}
     {%- if span[0] is not none -%}
         {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
             settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)) -%}
@@ -246,11 +248,13 @@
         {%- for column in table.data_columns if spark_query_catalog._sqc_unquote(column) | lower not in own_names -%}
             {%- do carried.append(column) -%}
         {%- endfor -%}
-        {{- return(spark_query_catalog._sqc_window_state_results_sql(settings, state, source, anchors, heads, carried)) -}}
+        {{- return(spark_query_catalog._sqc_window_state_results_sql(settings, state, source, anchors, heads, carried,
+            shifted)) -}}
     {%- endif -%}
     {%- set results = views.run_results[index] -%}
     {%- do spark_query_catalog._sqc_create_run_table(results,
-        spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads)) -%}
+        spark_query_catalog._sqc_window_state_results_sql(settings, state, views.events, anchors, heads,
+            shifted=shifted)) -%}
     {{- return(spark_query_catalog._sqc_window_state_stage_sql(settings, state, source, results.render())) -}}
 {% endmacro %}
 
