@@ -126,24 +126,26 @@ def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
 
 
 @pytest.mark.parametrize(
-    ("older_rows", "older"), [(0, None), (12, "2024-02-11"), (3, None)]
+    ("short_keys", "older_rows", "older"),
+    [(0, 0, None), (2, 0, None), (2, 12, "2024-02-11"), (2, 3, None)],
 )  # fmt: skip
 def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
-    older_rows: int, older: str | None
+    short_keys: int, older_rows: int, older: str | None
 ) -> None:
     """ROWS frames: no question before the run's events are written (from
-    the nearby rows alone); then one asked of that table, without a pass of
-    ranks (its rows carry what the events' own pass found): the days back
-    the run read, and how many stored rows the keys short of rows there
-    have before probe_start. None (every key is covered, or seen for the
-    first time): the run reads no older rows, and asks nothing more. Some:
-    a second question, over them too, for the date from which they are
-    needed (none, when none of them is: the events stand). Every question
-    lint-clean."""
+    the nearby rows alone); then one asked of that table alone, without a
+    pass of ranks (its rows carry what the events' own pass found): the
+    days back the run read, and how many keys are short of rows there.
+    None (most runs): the run reads no older rows, and asks nothing more.
+    Some: how many stored rows they have before probe_start; none (keys
+    seen for the first time): nothing more. Some: a last question, over
+    them too, for the date from which they are needed (none, when none of
+    them is: the events stand). Every question lint-clean."""
     table = {**TABLE, "state": {"watermark": 41, "halo_days": 20}, "loaded_type": "int"}
     run_events = "analytics.features__spark_query_catalog_run_events"
     answers = [
         ("select\n    count(*) as new_events", [(7, "2024-03-10", "2024-03-11", "44")]),
+        ("with key_reads as", [(short_keys, 21)]),
         ("with new_events as", [(older_rows, 21)]),
         ("with new_events as", [(older, 22)]),
         ("alter table analytics.features set tblproperties", []),
@@ -158,15 +160,20 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     again = library.call("_sqc_window_rows_reads", settings, table, EVENTS, bounds, run_events)
     assert again == (older is not None)
     assert bounds["older"] == older
-    questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
-    assert len(questions) == (2 if older_rows else 1)
-    first = questions[0]
+    (first,) = [q for q in library.queries if q.lstrip().startswith("with key_reads as")]
     assert _lint(first) == []
-    assert "count_if(" not in first  # no pass of ranks: the events table's rows answer
-    assert f"from {run_events}\n    where\n        windows_covered" in first
-    assert "select max(windows_halo_days) as halo_days" in first
-    assert "from older_rows" in first and "stored_reads" not in first
-    assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in first
+    assert f"from {run_events}\n    group by\n        card\n" in first
+    assert "bool_or(coalesce(windows_covered, false)) as windows_covered" in first
+    questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
+    assert len(questions) == (0 if not short_keys else 2 if older_rows else 1)
+    if short_keys:
+        second = questions[0]
+        assert _lint(second) == []
+        assert "count_if(" not in second  # no pass of ranks: the events table's rows answer
+        assert f"from {run_events}\n    where\n        windows_covered" in second
+        assert "select max(windows_halo_days) as halo_days" in second
+        assert "from older_rows" in second and "stored_reads" not in second
+        assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in second
     if older_rows:
         assert _lint(questions[1]) == []
         assert questions[1].count("count_if(") == 6  # the nearby pass and the whole one
@@ -631,6 +638,7 @@ def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str |
     bounds = {**BOUNDS, "older": None}
     library.answers = [
         ("create table", []),
+        ("with key_reads as", [(1, 9)]),
         ("with new_events as", [(4 if older else 0, 9)]),
         ("with new_events as", [(older, 10)]),
         ("alter table analytics.features set tblproperties", []),
@@ -646,7 +654,7 @@ def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str |
     assert ("short_keys as (" in writes[-1]) == (older is not None)
     assert bounds["older"] == older
     asked = library.queries[library.queries.index(writes[0]) + 1]
-    assert asked.startswith("with new_events as") and f"from {names['events']}" in asked
+    assert asked.startswith("with key_reads as") and f"from {names['events']}" in asked
     assert not any(q.startswith("create or replace temporary view") for q in library.queries)
     assert [cte["name"] for cte in stages["ctes"]] == ["windows_1", "windows_2"]
     assert stages["last"] == "windows_2" and stages["views"] == []

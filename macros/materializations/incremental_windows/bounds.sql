@@ -68,12 +68,41 @@ where
     there carries whether its key's nearby rows hold every row its frames
     need (windows_covered) and how many days before the key's first new
     event it lies (windows_halo_days). The question: how far back the run
-    read (the next run's probe_start), and whether a key short of rows
-    there has stored rows before probe_start at all (a key seen for the
-    first time has none). Only then the second question, over those older
+    read (the next run's probe_start), and how many keys are short of rows
+    there (none of their rows covered: a key seen for the first time has
+    only new events). Where some are, whether they have stored rows before
+    probe_start at all. Only then the last question, over those older
     rows too: from which date they are needed (bounds.older); the run then
     writes its events again, from there. Returns whether it must. -#}
 {% macro _sqc_window_rows_reads(settings, table, events_view, bounds, run_events) %}
+    {#- First, of the run's events alone: how many keys are short, and how
+        far back the run read. Most runs end there, no key short (0.09 s
+        where the question over the older rows took 0.45 s: lab, rows
+        1,000, replayed). -#}
+    {%- set keys = settings.key_columns | join(",\n        ") -%}
+    {%- set first -%}
+with key_reads as (
+    select
+        {{ keys }},
+        bool_or(coalesce(windows_covered, false)) as windows_covered,
+        max(windows_halo_days) as windows_halo_days
+    from {{ run_events }}
+    group by
+        {{ keys }}
+)
+
+select
+    count_if(not windows_covered) as short_keys,
+    max(windows_halo_days) as halo_days
+from key_reads
+    {%- endset -%}
+    {%- set found = run_query(first).rows[0] -%}
+    {%- if found[0] == 0 -%}
+        {%- if found[1] is not none -%}
+            {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": found[1]}) -%}
+        {%- endif -%}
+        {{- return(false) -}}
+    {%- endif -%}
     {#- Both questions read every older row of the short keys. -#}
     {%- set asking = dict(bounds, older="all") -%}
     {%- set question -%}
