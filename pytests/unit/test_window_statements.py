@@ -382,10 +382,17 @@ def test_the_state_statements_lint_clean() -> None:
     assert _lint(span) == [], span
     assert "where anchors.windows_anchor is not null" in span
     short = str(
-        library.call("_sqc_window_short_keys_sql", settings, state, "anchors", "heads")
-    ).strip()
+        library.call(
+            "_sqc_window_short_keys_sql", settings, state, TABLE, "anchors", "2024-01-01",
+            "2024-01-05", True,
+        )
+    ).strip()  # fmt: skip
     assert _lint(short) == [], short
-    assert "and " + needed.replace("\n", "\n    ") + " > 0" in short
+    # A key is short when it has fewer stored rows from its anchor's start
+    # (within the dates read) than it needs: a count, no window.
+    assert "< " + needed.replace("\n", "\n    ") in short
+    assert "count(*) as windows_found" in short and " over (" not in short
+    assert "spark_query_catalog_date <= date '2024-01-05'" in short
     results = str(library.call(
         "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads"
     )).strip()  # fmt: skip

@@ -227,7 +227,8 @@
     {%- if span[0] is not none -%}
         {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
             settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)) -%}
-        {%- set short = run_query(spark_query_catalog._sqc_window_short_keys_sql(settings, state, anchors, heads)).rows[0][0] -%}
+        {%- set short = run_query(spark_query_catalog._sqc_window_short_keys_sql(
+            settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)).rows[0][0] -%}
         {%- if short > 0 -%}
             {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
                 settings, state, table, anchors, span[0], span[2], bounds.broadcast_new)) -%}

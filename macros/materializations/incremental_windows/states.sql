@@ -347,22 +347,42 @@ from {{ anchors_view }} as anchors
 {%- endmacro %}
 
 
-{#- How many anchored keys needing heads found fewer than they need (the
-    keys whose last needed head was read are complete). -#}
-{% macro _sqc_window_short_keys_sql(settings, state, anchors_view, heads_view) %}
-with complete_keys as (
-    select distinct {{ settings.key_columns | join(", ") }}
-    from {{ heads_view }}
-    where windows_head = windows_needed - 1
+{#- How many anchored keys needing heads have fewer stored rows from their
+    anchor's start on, from `from_date` to `to_date`, than they need: one
+    count per key, where the heads themselves are ranked in one window (a
+    key that has as many has them all). -#}
+{% macro _sqc_window_short_keys_sql(settings, state, table, anchors_view, from_date, to_date, broadcast) %}
+    {%- set keys = spark_query_catalog._sqc_prefixed(settings.key_columns, "windows_stored.") | join(",\n        ") -%}
+with windows_stored as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns
+    + [spark_query_catalog._sqc_window_order_sql(settings) ~ " as windows_order"], 8) }}
+    from {{ table.relation }}
+    where
+        spark_query_catalog_date >= date '{{ from_date }}'
+        and spark_query_catalog_date <= date '{{ to_date }}'
+),
+
+found_heads as (
+    select{{ " /*+ broadcast(anchors) */" if broadcast }}
+        {{ keys }},
+        count(*) as windows_found
+    from windows_stored
+    inner join {{ anchors_view }} as anchors
+        on {{ spark_query_catalog._sqc_key_match("windows_stored", "anchors", settings.key_columns) }}
+    where windows_stored.windows_order >= anchors.windows_anchor.start
+    group by
+        {{ keys }}
 )
 
 select count(*) as short_keys
 from {{ anchors_view }} as anchors
-left anti join complete_keys
-    on {{ spark_query_catalog._sqc_key_match("anchors", "complete_keys", settings.key_columns) }}
+left join found_heads
+    on {{ spark_query_catalog._sqc_key_match("anchors", "found_heads", settings.key_columns) }}
 where
     anchors.windows_anchor is not null
-    and {{ spark_query_catalog._sqc_window_heads_needed_sql(state) | indent(4) }} > 0
+    and coalesce(found_heads.windows_found, 0)
+    < {{ spark_query_catalog._sqc_window_heads_needed_sql(state) | indent(4) }}
 {%- endmacro %}
 
 
