@@ -347,21 +347,31 @@ from {{ anchors_view }} as anchors
 {%- endmacro %}
 
 
+{#- CTE windows_stored: `items` of the stored rows from `from_date` to
+    `to_date` (where a state frame's heads are read). -#}
+{% macro _sqc_window_stored_cte(table, items, from_date, to_date) %}
+    {%- set cte -%}
+windows_stored as (
+    select
+{{ spark_query_catalog._sqc_list_lines(items, 8) }}
+    from {{ table.relation }}
+    where
+        spark_query_catalog_date >= date '{{ from_date }}'
+        and spark_query_catalog_date <= date '{{ to_date }}'
+)
+    {%- endset -%}
+    {{- return(cte) -}}
+{% endmacro %}
+
+
 {#- How many anchored keys needing heads have fewer stored rows from their
     anchor's start on, from `from_date` to `to_date`, than they need: one
     count per key, where the heads themselves are ranked in one window (a
     key that has as many has them all). -#}
 {% macro _sqc_window_short_keys_sql(settings, state, table, anchors_view, from_date, to_date, broadcast) %}
     {%- set keys = spark_query_catalog._sqc_prefixed(settings.key_columns, "windows_stored.") | join(",\n        ") -%}
-with windows_stored as (
-    select
-{{ spark_query_catalog._sqc_list_lines(settings.key_columns
-    + [spark_query_catalog._sqc_window_order_sql(settings) ~ " as windows_order"], 8) }}
-    from {{ table.relation }}
-    where
-        spark_query_catalog_date >= date '{{ from_date }}'
-        and spark_query_catalog_date <= date '{{ to_date }}'
-),
+with {{ spark_query_catalog._sqc_window_stored_cte(table, settings.key_columns
+    + [spark_query_catalog._sqc_window_order_sql(settings) ~ " as windows_order"], from_date, to_date) }},
 
 found_heads as (
     select{{ " /*+ broadcast(anchors) */" if broadcast }}
@@ -400,14 +410,7 @@ where
         "row_number() over (\n    partition by " ~ spark_query_catalog._sqc_prefixed(settings.key_columns, "windows_stored.") | join(", ")
             ~ "\n    order by windows_stored.windows_order\n) - 1 as windows_head"
     ] -%}
-with windows_stored as (
-    select
-{{ spark_query_catalog._sqc_list_lines(stored_items, 8) }}
-    from {{ table.relation }}
-    where
-        spark_query_catalog_date >= date '{{ from_date }}'
-        and spark_query_catalog_date <= date '{{ to_date }}'
-),
+with {{ spark_query_catalog._sqc_window_stored_cte(table, stored_items, from_date, to_date) }},
 
 windows_heads as (
     select{{ " /*+ broadcast(anchors) */" if broadcast }}
