@@ -602,16 +602,11 @@ where windows_head < windows_needed
     {%- for item in spark_query_catalog._sqc_window_state_outputs(state, prefix) -%}
         {%- do (simple if item.startswith(prefix ~ "windows_rows as ") else computed).append(item) -%}
     {%- endfor -%}
-    {%- set parts = {"sums": [], "counts": []} -%}
-    {%- for kind in ["sums", "counts"] -%}
-        {%- for column in (sums if kind == "sums" else counts) -%}
-            {%- do parts[kind].append(prefix ~ column) -%}
-        {%- endfor -%}
-    {%- endfor -%}
     {%- set result_items = (["frames.windows_written_row.*"] + spark_query_catalog._sqc_prefixed(settings.key_columns, prefix)
         + ["true as windows_write"] if carried is not none else settings.key_columns + ["windows_order"]) + simple + computed
         + [spark_query_catalog._sqc_window_state_struct_sql(state, prefix ~ "windows_rows", prefix ~ "windows_start",
-            parts.sums, parts.counts) ~ " as " ~ state.column] -%}
+            spark_query_catalog._sqc_prefixed(sums, prefix), spark_query_catalog._sqc_prefixed(counts, prefix))
+            ~ " as " ~ state.column] -%}
     {%- set ctes -%}
 windows_written as (
     select
