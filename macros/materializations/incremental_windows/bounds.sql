@@ -103,32 +103,19 @@ from key_reads
         {%- endif -%}
         {{- return(false) -}}
     {%- endif -%}
-    {#- Both questions read every older row of the short keys. -#}
+    {#- Both questions read every older row of the short keys; how far back
+        the run read is the first question's answer. -#}
     {%- set asking = dict(bounds, older="all") -%}
     {%- set question -%}
 with {{ (spark_query_catalog._sqc_new_window_events_ctes(settings, events_view, asking)
-    + spark_query_catalog._sqc_short_keys_ctes(settings, table, asking, run_events)) | join(",\n\n") }},
+    + spark_query_catalog._sqc_short_keys_ctes(settings, table, asking, run_events)) | join(",\n\n") }}
 
-older_count as (
-    select count(*) as older_rows
-    from older_rows
-),
-
-events_halo as (
-    select max(windows_halo_days) as halo_days
-    from {{ run_events }}
-)
-
-select
-    older_count.older_rows,
-    events_halo.halo_days
-from older_count
-cross join events_halo
+select count(*) as older_rows
+from older_rows
     {%- endset -%}
-    {%- set asked = run_query(question).rows[0] -%}
-    {%- set halo_days = asked[1] -%}
+    {%- set halo_days = found[1] -%}
     {%- set older = none -%}
-    {%- if asked[0] > 0 -%}
+    {%- if run_query(question).rows[0][0] > 0 -%}
         {%- set columns = [
             "cast(min(\n        case\n            when spark_query_catalog_date < date '" ~ bounds.probe_start
                 ~ "'\n                then spark_query_catalog_date\n        end\n    ) as string) as older_from",
