@@ -283,13 +283,14 @@ def _location(lab: DbtProject, table: str) -> Path:
     return Path(location.removeprefix("file:"))
 
 
-def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) -> None:
+@pytest.mark.parametrize("model", ["features", "features_states"])
+def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject, model: str) -> None:
     """A key long unseen reads its stored rows from before the run's probe
     (a second question finds from which date, and the run writes its
-    events again from there); a key seen for the first time has none, and
-    its run asks only the first question, of the events it wrote once.
-    Both equal the reference and a full rebuild."""
-    model = "features"
+    events again from there: with state frames, the first one's anchors
+    too, which answered the first question); a key seen for the first time
+    has none, and its run asks only the first question, of the events it
+    wrote once. Both equal the reference and a full rebuild."""
     first = [
         (1, "a", BASE, 1, 1),
         (2, "a", BASE + timedelta(seconds=2), 2, 1),
@@ -306,17 +307,19 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) ->
     _reset(lab)
     _load(lab, first)
     lab.invoke("run", "--select", model)
-    asked, written = [], []
+    asked, written, anchored = [], [], []
     run_events = re.escape(f"{lab.schema}.{model}__spark_query_catalog_run_events")
+    anchors = re.escape(f"{lab.schema}.{model}__spark_query_catalog_run_anchors_1")
     for batch in (second, third):
         _load(lab, batch)
         lab.invoke("run", "--select", model)
         asked.append(sum("as older_from" in query for query in lab.queries))
-        written.append(
-            len(re.findall(rf"^\s*create table {run_events}$", "\n".join(lab.queries), re.M))
-        )
+        statements = "\n".join(lab.queries)
+        written.append(len(re.findall(rf"^\s*create table {run_events}$", statements, re.M)))
+        anchored.append(len(re.findall(rf"^\s*create table {anchors}$", statements, re.M)))
     assert asked == [1, 0]
     assert written == [2, 1]
+    assert anchored == ([2, 1] if model == "features_states" else [0, 0])
     # A run with nothing new writes no table of its own, and drops none.
     lab.invoke("run", "--select", model)
     assert not re.search(run_events, "\n".join(lab.queries))
@@ -324,8 +327,11 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject) ->
     assert _windows_only(table, model) == _expected(first + second + third, model)
     width = len(MODELS[model])
     by_id = {row[0]: dict(zip(MODELS[model], row[5 : 5 + width], strict=True)) for row in table}
-    assert by_id[7]["amount_max_3"] == 3 and by_id[7]["amount_sum_2_1"] == 5
-    assert by_id[3]["amount_sum_2_1"] == 6  # 1 + 2 + 3 and a's new 0, a month on
+    assert by_id[7]["amount_max_3"] == 3  # 1, 2, 3 and a's new 0, a month on
+    if model == "features":
+        assert by_id[7]["amount_sum_2_1"] == 5 and by_id[3]["amount_sum_2_1"] == 6
+    else:
+        assert by_id[7]["amount_sum_7"] == 6 and by_id[7]["events_4"] == 4
     lab.invoke("run", "--select", model, "--full-refresh")
     assert _table(lab, model) == table
 

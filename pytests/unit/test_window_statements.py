@@ -669,3 +669,77 @@ def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str |
     assert stages["last"] == "windows_2" and stages["views"] == []
     assert f"from {names['events']}" in stages["ctes"][0]["sql"]
     assert library.cached == [names["events"]]
+
+
+@pytest.mark.parametrize(
+    ("short_keys", "older", "halo_days"),
+    [(0, None, 20), (0, None, 23), (2, None, 23), (2, "2024-02-11", 24)],
+)  # fmt: skip
+def test_a_state_frame_s_anchors_answer_the_rows_question_and_the_dates(
+    short_keys: int, older: str | None, halo_days: int
+) -> None:
+    """With a state frame, the run writes its events, then the first state
+    frame's anchors, whose span answers the ROWS question (how many keys are
+    short, how far back the run read) and the dates written too: neither is
+    a question of its own. The days back are recorded only when they differ
+    from the table's (20). Keys short of rows that have older rows: the
+    events again, with them, then the anchors and their span again."""
+    windows = {
+        "amount_sum_200": {"expression": "sum(amount)", "frame": "rows", "preceding": 199},
+        "amount_7d": WINDOWS["amount_7d"],
+    }
+    library, settings, names = _stages_library(windows)
+    library.columns[names["events"]] = library.columns[names["view"]]
+    assert [s["outputs"][0]["alias"] for s in settings["states"]] == ["amount_sum_200"]
+    table = {
+        **TABLE,
+        "data_columns": [*EVENT_COLUMNS, "amount_7d", "amount_sum_200",
+                         "spark_query_catalog_rows_1", "spark_query_catalog_loaded_at"],
+        "state": {"watermark": 41, "halo_days": 20},
+        "loaded_type": "int",
+    }  # fmt: skip
+    bounds = {**BOUNDS, "older": None}
+    span = ("2023-12-01", "2023-12-05", "2024-03-09", 12)
+    dates = '["2024-03-11","2024-03-10"]'
+    library.answers = [
+        ("create table", []),
+        ("create table", []),
+        ("select\n    cast(", [(*span, short_keys, halo_days, dates)]),
+        ("with new_events as", [(4 if older else 0,)]),
+        ("with new_events as", [(older, halo_days)]),
+        ("alter table analytics.features set tblproperties", []),
+        ("drop table if exists", []),
+        ("drop table if exists", []),
+        ("create table", []),
+        ("create table", []),
+        ("select\n    cast(", [(*span, 0, halo_days, dates)]),
+        ("create or replace temporary view", []),
+        ("with windows_stored as", [(0,)]),
+    ]
+    stages = library.call(
+        "_sqc_window_stages", settings, EVENT_COLUMNS, table, EVENTS, bounds, names
+    )
+    queries = library.queries
+    assert not any(q.lstrip().startswith("with key_reads as") for q in queries)
+    anchors = [q for q in queries if q.startswith(f"create table {names['anchors'][0].render()}")]
+    assert len(anchors) == (2 if older else 1)
+    body = anchors[0].split("\nas\n", 1)[1]
+    assert _lint(body) == [], body
+    for column in ("windows_covered", "windows_halo_days", "windows_written_dates"):
+        assert f"as {column}" in body and f"anchors.{column}" in body
+    (first_span, *_) = [q.strip() for q in queries if q.lstrip().startswith("select\n    cast(")]
+    assert _lint(first_span) == [], first_span
+    assert "count_if(not anchors.windows_covered) as short_keys" in first_span
+    recorded = [q for q in queries if q.startswith("alter table analytics.features")]
+    record = "alter table analytics.features set tblproperties ('spark_query_catalog.halo_days'"
+    assert recorded == ([] if halo_days == 20 else [f"{record} = '{halo_days}')"])
+    assert table["state"]["halo_days"] == halo_days
+    assert bounds["older"] == older
+    # The dates written come with the span: asked of nothing more.
+    asked = len(queries)
+    assert library.call("_sqc_window_written_dates", settings, names, stages, bounds) == [
+        "2024-03-10", "2024-03-11"
+    ]  # fmt: skip
+    assert len(library.queries) == asked
+    # The state frame's stage uses the anchors written: no second CREATE of them.
+    assert stages["tables"] == [names["run_events"], *names["anchors"]]

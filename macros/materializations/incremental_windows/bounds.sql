@@ -73,8 +73,12 @@ where
     only new events). Where some are, whether they have stored rows before
     probe_start at all. Only then the last question, over those older
     rows too: from which date they are needed (bounds.older); the run then
-    writes its events again, from there. Returns whether it must. -#}
-{% macro _sqc_window_rows_reads(settings, table, events_view, bounds, run_events) %}
+    writes its events again, from there. Returns whether it must.
+    `found` ({short_keys, halo_days}): the first question's answers, where
+    the run has asked them already (of its first state frame's anchors:
+    _sqc_window_anchors). The days back are recorded only when they
+    changed. -#}
+{% macro _sqc_window_rows_reads(settings, table, events_view, bounds, run_events, found=none) %}
     {#- First, of the run's events alone: how many keys are short, and how
         far back the run read. Most runs end there, no key short (0.09 s
         where the question over the older rows took 0.45 s: lab, rows
@@ -96,11 +100,9 @@ select
     max(windows_halo_days) as halo_days
 from key_reads
     {%- endset -%}
-    {%- set found = run_query(first).rows[0] -%}
+    {%- set found = run_query(first).rows[0] if found is none else [found.short_keys, found.halo_days] -%}
     {%- if found[0] == 0 -%}
-        {%- if found[1] is not none -%}
-            {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": found[1]}) -%}
-        {%- endif -%}
+        {%- do spark_query_catalog._sqc_record_halo_days(table, found[1]) -%}
         {{- return(false) -}}
     {%- endif -%}
     {#- Both questions read every older row of the short keys; how far back
@@ -136,10 +138,17 @@ from stored_reads
         {%- set halo_days = read[1] -%}
     {%- endif -%}
     {%- do bounds.update({"older": older}) -%}
-    {%- if halo_days is not none -%}
+    {%- do spark_query_catalog._sqc_record_halo_days(table, halo_days) -%}
+    {{- return(older is not none) -}}
+{% endmacro %}
+
+
+{#- Records how many days back a run read (the next run's probe), where
+    the table keeps another number (none: nothing read back). -#}
+{% macro _sqc_record_halo_days(table, halo_days) %}
+    {%- if halo_days is not none and halo_days != table.state.halo_days -%}
         {%- do spark_query_catalog._sqc_record_state(table, {"halo_days": halo_days}) -%}
     {%- endif -%}
-    {{- return(older is not none) -}}
 {% endmacro %}
 
 

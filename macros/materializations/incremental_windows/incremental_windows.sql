@@ -155,16 +155,42 @@
             "events_view": events_view}) -}}
     {%- endif -%}
     {%- do spark_query_catalog._sqc_create_run_table(views.run_events, events_sql) -%}
-    {%- if settings.has_rows and spark_query_catalog._sqc_window_rows_reads(settings, table, events_view, bounds, views.run_events) -%}
+    {#- The first state frame's anchors, whose span answers the ROWS question
+        and the dates written too: one question fewer each (0.1 s). -#}
+    {%- set span = spark_query_catalog._sqc_window_anchors(settings, 0, views, true) if settings.states else none -%}
+    {%- if settings.has_rows and spark_query_catalog._sqc_window_rows_reads(settings, table, events_view, bounds,
+        views.run_events, span) -%}
         {#- Keys short of rows have older rows to read: the events again, with them. -#}
         {%- do adapter.drop_relation(views.run_events) -%}
         {%- do spark_query_catalog._sqc_create_run_table(views.run_events,
             spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
+        {%- if span is not none -%}
+            {%- do adapter.drop_relation(views.anchors[0]) -%}
+            {%- set span = spark_query_catalog._sqc_window_anchors(settings, 0, views, true) -%}
+        {%- endif -%}
     {%- endif -%}
-    {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds) -%}
+    {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds, span) -%}
     {#- The last state frame's results are a CTE of the pending table's statement. -#}
     {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
-        + views.anchors + views.run_results[:-1]}) -}}
+        + views.anchors + views.run_results[:-1], "written_dates": span.written_dates if span is not none}) -}}
+{% endmacro %}
+
+
+{#- A state frame's anchors (the `index`-th state's: states.sql), a table of
+    the run's own, one row per key, which four statements read; and their
+    span, asked of them: {from_date, to_date, last_date, most_written}, and
+    with `questions`, {short_keys, halo_days, written_dates: sorted}. -#}
+{% macro _sqc_window_anchors(settings, index, views, questions=false) %}
+    {%- set state = settings.states[index] -%}
+    {%- do spark_query_catalog._sqc_create_run_table(views.anchors[index],
+        spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events, questions)) -%}
+    {%- set row = run_query(spark_query_catalog._sqc_window_anchor_span_sql(views.anchors[index].render(),
+        questions)).rows[0] -%}
+    {%- set span = {"from_date": row[0], "to_date": row[1], "last_date": row[2], "most_written": row[3]} -%}
+    {%- if questions -%}
+        {%- do span.update({"short_keys": row[4], "halo_days": row[5], "written_dates": fromjson(row[6] or "[]") | sort}) -%}
+    {%- endif -%}
+    {{- return(span) -}}
 {% endmacro %}
 
 
@@ -174,7 +200,7 @@
     stage. An incremental run computes its state frames last, so that the
     last one's results are the written rows themselves (the pending table
     reads them; every row before it there is read once, by it). -#}
-{% macro _sqc_window_frame_ctes(settings, table, events, views, bounds=none) %}
+{% macro _sqc_window_frame_ctes(settings, table, events, views, bounds=none, first_span=none) %}
     {%- set ctes = [] -%}
     {%- set frames = settings.frames if table is none
         else settings.frames | selectattr("state", "none") | list + settings.frames | rejectattr("state", "none") | list -%}
@@ -183,7 +209,7 @@
         {%- set state = frame.state -%}
         {%- if state is not none and table is not none -%}
             {%- set query = spark_query_catalog._sqc_window_state_stage(settings, state, table, source, views, bounds,
-                loop.last) -%}
+                loop.last, first_span if settings.states.index(state) == 0 else none) -%}
             {%- if query is mapping -%}
                 {#- The last frame's results: their CTEs, then the rows. -#}
                 {%- do ctes.append({"name": none, "sql": query.ctes}) -%}
@@ -212,26 +238,27 @@
     than it needs), then the written rows' results, from the run's events
     table (with every column they read), written to a table of the run's
     own: each stage names the one before it once, and its plan stays
-    small. Then the stage's query. The `last` frame's results are its query
+    small (`span`: the anchors' span, where they are written already:
+    _sqc_window_stages). Then the stage's query. The `last` frame's results are its query
     (every written row, whole, with the frame's columns: from `source`,
     where a results table would be joined to it again: 0.5.3). -#}
-{% macro _sqc_window_state_stage(settings, state, table, source, views, bounds, last=false) %}
+{% macro _sqc_window_state_stage(settings, state, table, source, views, bounds, last=false, span=none) %}
     {%- set index = settings.states.index(state) -%}
     {%- set anchors, heads = views.anchors[index].render(), views.heads[index] -%}
-    {%- do spark_query_catalog._sqc_create_run_table(views.anchors[index],
-        spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events)) -%}
-    {%- set span = run_query(spark_query_catalog._sqc_window_anchor_span_sql(anchors)).rows[0] -%}
-    {%- set to_date = span[1] if span[1] is none or span[1] < span[2] else span[2] -%}
+    {%- if span is none -%}
+        {%- set span = spark_query_catalog._sqc_window_anchors(settings, index, views) -%}
+    {%- endif -%}
+    {%- set to_date = span.to_date if span.to_date is none or span.to_date < span.last_date else span.last_date -%}
     {#- Whether a key writes more rows than the frame holds (states.sql). -#}
-    {%- set shifted = span[3] is none or span[3] > state.width -%}
-    {%- if span[0] is not none -%}
+    {%- set shifted = span.most_written is none or span.most_written > state.width -%}
+    {%- if span.from_date is not none -%}
         {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
-            settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)) -%}
+            settings, state, table, anchors, span.from_date, to_date, bounds.broadcast_new)) -%}
         {%- set short = run_query(spark_query_catalog._sqc_window_short_keys_sql(
-            settings, state, table, anchors, span[0], to_date, bounds.broadcast_new)).rows[0][0] -%}
+            settings, state, table, anchors, span.from_date, to_date, bounds.broadcast_new)).rows[0][0] -%}
         {%- if short > 0 -%}
             {%- do run_query("create or replace temporary view " ~ heads ~ " as\n" ~ spark_query_catalog._sqc_window_heads_sql(
-                settings, state, table, anchors, span[0], span[2], bounds.broadcast_new)) -%}
+                settings, state, table, anchors, span.from_date, span.last_date, bounds.broadcast_new)) -%}
         {%- endif -%}
     {%- else -%}
         {#- No key has an anchor: no heads. -#}

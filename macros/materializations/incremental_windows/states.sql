@@ -248,8 +248,13 @@
     forward shifts, or whose RANGE frames hold a new event, follow the
     others. So the anchors are one aggregate over the events, with no
     window to find the first written row (0.5.3).
+    With `questions` (the first state frame's), each key also carries what
+    the run's other questions ask of its events (every key there has rows
+    to write: its new events): windows_covered and windows_halo_days (the
+    ROWS question's, _sqc_window_rows_reads) and windows_written_dates (the
+    dates of its rows written), so that the anchors' span answers them too.
 -#}
-{% macro _sqc_window_anchors_sql(settings, state, events_view) %}
+{% macro _sqc_window_anchors_sql(settings, state, events_view, questions=false) %}
     {%- set keys = settings.key_columns | join(",\n        ") -%}
     {%- set before = "events.windows_before\n            and not events.windows_write" -%}
     {%- set record = [
@@ -262,12 +267,24 @@
         {%- endif -%}
         {%- do record.append("coalesce(anchors.windows_anchor.count_" ~ value.field ~ ", 0) as windows_count_" ~ value.field) -%}
     {%- endfor -%}
+    {%- set asked = [] -%}
+    {%- if questions -%}
+        {%- set asked = [
+            "bool_or(coalesce(events.windows_covered, false)) as windows_covered",
+            "max(events.windows_halo_days) as windows_halo_days",
+            "collect_set(cast(to_date(events.windows_order.at) as string)) filter (\n    where events.windows_write\n) as windows_written_dates"
+        ] -%}
+    {%- endif -%}
 with windows_events as (
     select
         {{ keys }},
         windows_write,
         windows_before,
         {{ state.carried }},
+        {%- if questions %}
+        windows_covered,
+        windows_halo_days,
+        {%- endif %}
         {{ spark_query_catalog._sqc_window_order_sql(settings) }} as windows_order
     from {{ events_view }}
 ),
@@ -288,6 +305,9 @@ anchor_events as (
         max(events.{{ state.carried }}.start) filter (
             where events.windows_write
         ) as windows_last_start
+        {%- for item in asked %},
+        {{ item | indent(8) }}
+        {%- endfor %}
     from windows_events as events
     group by
         {{ spark_query_catalog._sqc_prefixed(settings.key_columns, "events.") | join(",\n        ") }}
@@ -300,7 +320,8 @@ select
     "anchors.windows_anchor_order",
     "anchors.windows_written",
     "anchors.windows_last_start"
-] + record, 4) }}
+] + (["anchors.windows_covered", "anchors.windows_halo_days", "anchors.windows_written_dates"]
+    if questions else []) + record, 4) }}
 from anchor_events as anchors
 {%- endmacro %}
 
@@ -317,8 +338,10 @@ from anchor_events as anchors
     to two days past the last stored start of the rows rewritten
     (to_date), and the last anchor's date (last_date), where a short key's
     heads are read to; and the most rows a key writes (most_written, over
-    every key: a key without an anchor too). -#}
-{% macro _sqc_window_anchor_span_sql(anchors_view) %}
+    every key: a key without an anchor too). With `questions` (anchors that
+    carry them: _sqc_window_anchors_sql), the answers to the ROWS question
+    (short_keys, halo_days) and the dates written (written_dates, as JSON). -#}
+{% macro _sqc_window_anchor_span_sql(anchors_view, questions=false) %}
 select
     cast(
         min(to_date(anchors.windows_anchor.start.at)) filter (
@@ -343,6 +366,17 @@ select
         ) as string
     ) as last_date,
     max(anchors.windows_written) as most_written
+    {%- if questions %},
+    count_if(not anchors.windows_covered) as short_keys,
+    max(anchors.windows_halo_days) as halo_days,
+    to_json(
+        array_sort(
+            array_distinct(
+                flatten(collect_list(anchors.windows_written_dates))
+            )
+        )
+    ) as written_dates
+    {%- endif %}
 from {{ anchors_view }} as anchors
 {%- endmacro %}
 
