@@ -136,11 +136,14 @@
     key's reach of its new events (no table of the run's own, written then
     read twice: docs/measurements.md, 0.5.2). A run with ROWS frames or
     state frames writes its events to a table (_sqc_window_view_names says
-    why not a cached view): the ROWS question is asked of it (bounds.sql,
-    which may have the events written again, further back), and the state
-    stages and the pending table read them again. Returns {ctes, last, views: the temporary views
-    made, tables: the run's tables written, events_view: the model's
-    events, where the pending table keeps rows by the new events' reach}. -#}
+    why not a cached view): the ROWS question is asked of it, or, with a
+    state frame, of that frame's anchors, written first (bounds.sql, which
+    may have the events and the anchors written again, further back); the
+    state stages and the pending table read them again. Returns {ctes,
+    last, views: the temporary views made, tables: the run's tables
+    written, events_view: the model's events, where the pending table
+    keeps rows by the new events' reach; written_dates: the dates written,
+    where the anchors answered them}. -#}
 {% macro _sqc_window_stages(settings, event_columns, table, events_view, bounds, views) %}
     {%- set events_sql = spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds) -%}
     {%- if table is none or not (settings.states or settings.has_rows) -%}
@@ -239,9 +242,10 @@
     table (with every column they read), written to a table of the run's
     own: each stage names the one before it once, and its plan stays
     small (`span`: the anchors' span, where they are written already:
-    _sqc_window_stages). Then the stage's query. The `last` frame's results are its query
-    (every written row, whole, with the frame's columns: from `source`,
-    where a results table would be joined to it again: 0.5.3). -#}
+    _sqc_window_stages). Then the stage's query. The `last` frame's
+    results are its query (every written row, whole, with the frame's
+    columns: from `source`, where a results table would be joined to it
+    again: 0.5.3). -#}
 {% macro _sqc_window_state_stage(settings, state, table, source, views, bounds, last=false, span=none) %}
     {%- set index = settings.states.index(state) -%}
     {%- set anchors, heads = views.anchors[index].render(), views.heads[index] -%}

@@ -534,12 +534,12 @@ from {{ stages.last }}
 
 
 {#- The dates of the partitions a run writes, sorted: those of the rows it
-    writes, asked of its events table (or answered already, with its
-    first state frame's anchors: stages.written_dates); or, where it wrote
-    none (RANGE frames
-    without state: _sqc_window_stages), each key's dates within the frames'
-    reach of its new events, asked of the new events. Those hold every row
-    written, and a date among them that holds none is written as it was. -#}
+    writes, asked of its events table (or answered already, with its first
+    state frame's anchors: stages.written_dates); or, where it wrote none
+    (RANGE frames without state: _sqc_window_stages), each key's dates
+    within the frames' reach of its new events, asked of the new events.
+    Those hold every row written, and a date among them that holds none is
+    written as it was. -#}
 {% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
     {%- set t = settings.order_by -%}
     {%- if stages.written_dates is defined and stages.written_dates is not none -%}
