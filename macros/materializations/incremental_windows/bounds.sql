@@ -83,24 +83,26 @@ where
         far back the run read. Most runs end there, no key short (0.09 s
         where the question over the older rows took 0.45 s: lab, rows
         1,000, replayed). -#}
-    {%- set keys = settings.key_columns | join(",\n        ") -%}
-    {%- set first -%}
+    {%- if found is none -%}
+        {%- set keys = settings.key_columns | join(",\n        ") -%}
+        {%- set first -%}
 with key_reads as (
     select
         {{ keys }},
-        bool_or(coalesce(windows_covered, false)) as windows_covered,
-        max(windows_halo_days) as windows_halo_days
+        {{ spark_query_catalog._sqc_window_key_reads() | join(",\n        ") }}
     from {{ run_events }}
     group by
         {{ keys }}
 )
 
 select
-    count_if(not windows_covered) as short_keys,
-    max(windows_halo_days) as halo_days
+{{ spark_query_catalog._sqc_list_lines(spark_query_catalog._sqc_window_key_read_answers(), 4) }}
 from key_reads
-    {%- endset -%}
-    {%- set found = run_query(first).rows[0] if found is none else [found.short_keys, found.halo_days] -%}
+        {%- endset -%}
+        {%- set found = run_query(first).rows[0] -%}
+    {%- else -%}
+        {%- set found = [found.short_keys, found.halo_days] -%}
+    {%- endif -%}
     {%- if found[0] == 0 -%}
         {%- do spark_query_catalog._sqc_record_halo_days(table, found[1]) -%}
         {{- return(false) -}}
@@ -140,6 +142,28 @@ from stored_reads
     {%- do bounds.update({"older": older}) -%}
     {%- do spark_query_catalog._sqc_record_halo_days(table, halo_days) -%}
     {{- return(older is not none) -}}
+{% endmacro %}
+
+
+{#- What the ROWS question reads of each key's rows of the run's events
+    (`prefix`: their alias and a dot): whether any of them holds every row
+    its frames need, and how far back the run read for the key. -#}
+{% macro _sqc_window_key_reads(prefix="") %}
+    {{- return([
+        "bool_or(coalesce(" ~ prefix ~ "windows_covered, false)) as windows_covered",
+        "max(" ~ prefix ~ "windows_halo_days) as windows_halo_days"
+    ]) -}}
+{% endmacro %}
+
+
+{#- The ROWS question's answers over its keys' reads (`prefix`: their
+    alias and a dot): how many keys are short of rows, how far back the
+    run read. -#}
+{% macro _sqc_window_key_read_answers(prefix="") %}
+    {{- return([
+        "count_if(not " ~ prefix ~ "windows_covered) as short_keys",
+        "max(" ~ prefix ~ "windows_halo_days) as halo_days"
+    ]) -}}
 {% endmacro %}
 
 

@@ -175,7 +175,7 @@
     {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds, span) -%}
     {#- The last state frame's results are a CTE of the pending table's statement. -#}
     {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
-        + views.anchors + views.run_results[:-1], "written_dates": span.written_dates if span is not none}) -}}
+        + views.anchors + views.run_results[:-1], "written_dates": span.written_dates if span is not none else none}) -}}
 {% endmacro %}
 
 

@@ -269,9 +269,7 @@
     {%- endfor -%}
     {%- set asked = [] -%}
     {%- if questions -%}
-        {%- set asked = [
-            "bool_or(coalesce(events.windows_covered, false)) as windows_covered",
-            "max(events.windows_halo_days) as windows_halo_days",
+        {%- set asked = spark_query_catalog._sqc_window_key_reads("events.") + [
             "collect_set(cast(to_date(events.windows_order.at) as string)) filter (\n    where events.windows_write\n) as windows_written_dates"
         ] -%}
     {%- endif -%}
@@ -367,8 +365,7 @@ select
     ) as last_date,
     max(anchors.windows_written) as most_written
     {%- if questions %},
-    count_if(not anchors.windows_covered) as short_keys,
-    max(anchors.windows_halo_days) as halo_days,
+    {{ spark_query_catalog._sqc_window_key_read_answers("anchors.") | join(",\n    ") }},
     to_json(
         array_sort(
             array_distinct(
