@@ -45,9 +45,13 @@
     {%- set argument = aggregate.argument -%}
     {%- set counts = spark_query_catalog._sqc_prefix_difference("count", argument, window, frames) -%}
     {%- if aggregate.function != "count" -%}
-        {%- set summed = spark_query_catalog._sqc_linear_summand(argument, plan.argument_type) -%}
-        {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", summed, window, frames) -%}
-        {%- set value = spark_query_catalog._sqc_linear_value_sql(aggregate.function, plan.argument_type, sums, counts, window) -%}
+        {%- if spark_query_catalog._sqc_long_totals_wrap(plan.argument_type) -%}
+            {%- set value = spark_query_catalog._sqc_prefix_difference("sum", argument, window, frames) -%}
+        {%- else -%}
+            {%- set summed = spark_query_catalog._sqc_linear_summand(argument, plan.argument_type) -%}
+            {%- set sums = spark_query_catalog._sqc_prefix_difference("sum", summed, window, frames) -%}
+            {%- set value = spark_query_catalog._sqc_linear_value_sql(aggregate.function, plan.argument_type, sums, counts, window) -%}
+        {%- endif -%}
     {%- endif -%}
 
     {%- set branches = [] -%}
@@ -82,9 +86,26 @@
 {% endmacro %}
 
 
-{#- What a linear sum adds up: a bigint as decimal(20, 0), whose running
-    total cannot overflow (_sqc_prefix_overflow_reason); any other argument
-    as it is. -#}
+{#-
+    Whether a linear sum of `argument_type` adds up bigint values as they
+    are, in a running bigint total that may wrap past 2^63. Without ANSI
+    mode (dbt-spark turns it off on every connection) Spark adds longs
+    modulo 2^64, in its own sum over a frame too: the difference of two
+    wrapped running totals is the frame's sum modulo 2^64, which is what
+    Spark's frame gives, whether that sum fits or not. Under ANSI mode a
+    running total that passes 2^63 would fail where the frame's own sum
+    does not: a project that runs its models with ANSI on sets the var
+    spark_query_catalog_ansi, and bigint sums run as decimal(20, 0)
+    (_sqc_linear_summand), several times slower.
+-#}
+{% macro _sqc_long_totals_wrap(argument_type) %}
+    {{- return((argument_type or "") | trim | lower in ["bigint", "long"] and not var("spark_query_catalog_ansi", false)) -}}
+{% endmacro %}
+
+
+{#- What a linear sum adds up when its running total must not wrap: a
+    bigint as decimal(20, 0), whose running total cannot overflow
+    (_sqc_prefix_overflow_reason); any other argument as it is. -#}
 {% macro _sqc_linear_summand(argument, argument_type) %}
     {%- if (argument_type or "") | trim | lower in ["bigint", "long"] -%}
         {{- return("cast(" ~ argument ~ " as decimal(20, 0))") -}}

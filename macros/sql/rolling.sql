@@ -14,8 +14,9 @@
     rows x frame width. It equals the native frame exactly for integral and
     decimal inputs (and count of anything), and is taken only where no
     running total can overflow or round where the frame's own sum does not
-    (_sqc_prefix_overflow_reason: a bigint's runs as decimal(20, 0); avg of
-    bigint, and decimals over 28 digits, stay native). Floating-point sums
+    (_sqc_prefix_overflow_reason: a bigint's may wrap as Spark's own sum
+    does, or runs as decimal(20, 0) under ANSI mode; avg of bigint, and
+    decimals over 28 digits, stay native). Floating-point sums
     and averages stay native: prefix differences would change their last
     bits. min and max need helper columns: see rolling_select.
 

@@ -2,8 +2,10 @@
 without it: the running total of a partition passes the type's range where
 every frame's sum fits, and the linear form still answers as Spark's own
 frame does (an error where that frame's sum overflows under ANSI mode, the
-same wrapped value without). Which type takes which form:
-pytests/unit/test_prefix_overflow.py."""
+same wrapped value without). Without ANSI mode a bigint's running total
+wraps as Spark's own sum does; a model compiled for ANSI mode (the var
+spark_query_catalog_ansi) sums bigint as decimal(20, 0). Which type takes
+which form: pytests/unit/test_prefix_overflow.py."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sqc.testing.dbt_harness import DbtProject, values_sql
 
@@ -25,6 +29,21 @@ def _wrapped(total: int) -> int:
     return (total + 2**63) % 2**64 - 2**63
 
 
+LIMITS_VIEW = "long_limits_under_test"
+LIMITS_COLUMNS = [("id", "int"), ("k", "string"), ("big", "bigint")]
+PAIR = {"big_sum": "sum(big)", "dec_sum": "sum(dec)"}
+# Every query the module runs: (view, aggregates, preceding, method).
+QUERIES = [
+    *((VIEW, PAIR, preceding, method) for preceding in (1, 3) for method in ("linear", "native")),
+    (VIEW, {"big_sum": "sum(big)"}, 1, "linear"),
+    *(
+        (LIMITS_VIEW, {"s": "sum(big)"}, preceding, method)
+        for preceding in (1, 2, 5, 12)
+        for method in ("linear", "native")
+    ),
+]
+
+
 @pytest.fixture(scope="module")
 def overflow_view(project: DbtProject) -> Iterator[DbtProject]:
     # Each frame (a row and the one before it) holds one BIG and one -BIG/2,
@@ -32,15 +51,29 @@ def overflow_view(project: DbtProject) -> Iterator[DbtProject]:
     bigs = [BIG // 2, BIG // 2] * 6 + [BIG, -BIG // 2] * 4
     rows = [(i, "a", big, DEC) for i, big in enumerate(bigs)] + [(0, "b", None, -DEC)]
     project.sql(f"create or replace temporary view {VIEW} as " + values_sql(rows, COLUMNS))
+    project.sql(
+        f"create or replace temporary view {LIMITS_VIEW} as " + values_sql([], LIMITS_COLUMNS)
+    )
     yield project
     project.sql(f"drop view if exists {VIEW}")
+    project.sql(f"drop view if exists {LIMITS_VIEW}")
 
 
-def _query(project: DbtProject, aggregates: dict[str, str], preceding: int, method: str) -> str:
-    return project.compile_inline(
-        f"{{{{ rolling_select('{VIEW}', {aggregates!r}, 'id', partition_by='k', "
-        f"preceding={preceding}, method='{method}') }}}}"
-    )
+@pytest.fixture(scope="module")
+def compiled(overflow_view: DbtProject) -> dict[tuple[str, str, int, str, bool], str]:
+    """Every query, compiled for a session with ANSI mode on and off. A
+    change of dbt's vars makes dbt parse the whole project again (seconds):
+    each mode's queries are compiled one after the other."""
+    queries = {}
+    for ansi in (False, True):
+        for view, aggregates, preceding, method in QUERIES:
+            queries[view, repr(aggregates), preceding, method, ansi] = overflow_view.compile_inline(
+                f"{{{{ rolling_select('{view}', {aggregates!r}, 'id', partition_by='k', "
+                f"preceding={preceding}, method='{method}') }}}}",
+                "--vars",
+                f"{{spark_query_catalog_ansi: {str(ansi).lower()}}}",
+            )
+    return queries
 
 
 def _rows(project: DbtProject, sql: str, ansi: bool) -> dict[tuple[str, int], Any]:
@@ -58,11 +91,12 @@ def _rows(project: DbtProject, sql: str, ansi: bool) -> dict[tuple[str, int], An
 
 @pytest.mark.parametrize("ansi", [True, False])
 def test_running_totals_past_the_type_equal_the_frame(
-    overflow_view: DbtProject, ansi: bool
+    overflow_view: DbtProject, compiled: dict[Any, str], ansi: bool
 ) -> None:
-    aggregates = {"big_sum": "sum(big)", "dec_sum": "sum(dec)"}
-    linear = _rows(overflow_view, _query(overflow_view, aggregates, 1, "linear"), ansi)
-    native = _rows(overflow_view, _query(overflow_view, aggregates, 1, "native"), ansi)
+    linear, native = (
+        _rows(overflow_view, compiled[VIEW, repr(PAIR), 1, m, ansi], ansi)
+        for m in ("linear", "native")
+    )
     table = overflow_view.sql(f"select k, id, big, dec from {VIEW}")
     values = {(r.k, r.id): (r.big, int(r.dec)) for r in table}
     expected = {
@@ -77,11 +111,12 @@ def test_running_totals_past_the_type_equal_the_frame(
 
 
 @pytest.mark.parametrize("ansi", [True, False])
-def test_a_frame_whose_own_sum_overflows(overflow_view: DbtProject, ansi: bool) -> None:
+def test_a_frame_whose_own_sum_overflows(
+    overflow_view: DbtProject, compiled: dict[Any, str], ansi: bool
+) -> None:
     """Four rows of BIG / 2 or BIG pass 2^63: Spark's frame fails under ANSI
     mode and wraps without it; so does the linear form."""
-    aggregates = {"big_sum": "sum(big)", "dec_sum": "sum(dec)"}
-    sqls = {m: _query(overflow_view, aggregates, 3, m) for m in ("linear", "native")}
+    sqls = {m: compiled[VIEW, repr(PAIR), 3, m, ansi] for m in ("linear", "native")}
     if ansi:
         for sql in sqls.values():
             with pytest.raises(Exception, match="OVERFLOW"):
@@ -90,6 +125,69 @@ def test_a_frame_whose_own_sum_overflows(overflow_view: DbtProject, ansi: bool) 
     linear, native = (_rows(overflow_view, sqls[m], ansi) for m in ("linear", "native"))
     assert linear == native
     assert linear["a", 3][0] == _wrapped(4 * (BIG // 2)) == -(2**63)
+
+
+def test_a_bigint_sum_compiles_for_the_session_s_mode(compiled: dict[Any, str]) -> None:
+    """Summed as it is without ANSI mode, as decimal(20, 0) with it."""
+    key = (VIEW, repr({"big_sum": "sum(big)"}), 1, "linear")
+    wraps, ansi = (compiled[(*key, a)] for a in (False, True))
+    assert "decimal" not in wraps and wraps.count("sum(big) over") == 2
+    assert ansi.count("sum(cast(big as decimal(20, 0))) over") == 2
+
+
+LIMIT = 2**63
+LONGS = st.one_of(
+    st.integers(-LIMIT, LIMIT - 1),
+    st.sampled_from([-LIMIT, LIMIT - 1, -(LIMIT // 2), LIMIT // 2, -1, 0, 1]),
+    st.integers(-1000, 1000),
+)
+LONG_ROWS = st.lists(st.tuples(st.sampled_from("ab"), st.one_of(st.none(), LONGS)), max_size=40)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=12)
+@given(rows=LONG_ROWS, preceding=st.sampled_from([1, 2, 5, 12]), ansi=st.booleans())
+def test_bigint_sums_at_the_limits_equal_the_frame(
+    overflow_view: DbtProject,
+    compiled: dict[Any, str],
+    rows: list[tuple[str, int | None]],
+    preceding: int,
+    ansi: bool,
+) -> None:
+    """Random bigints near the long range, whose running totals and frame
+    sums wrap: without ANSI mode the linear form equals Spark's frame row
+    for row, and both equal the wrapped sum of a pure-Python frame; under
+    ANSI mode it answers wherever Spark's frame answers, with its value."""
+    spark = overflow_view.spark()
+    table = [(i, k, v) for i, (k, v) in enumerate(rows)]
+    spark.sql(
+        f"create or replace temporary view {LIMITS_VIEW} as " + values_sql(table, LIMITS_COLUMNS)
+    )
+    key = (LIMITS_VIEW, repr({"s": "sum(big)"}), preceding)
+    compiled_sql = {method: compiled[(*key, method, ansi)] for method in ("linear", "native")}
+    spark.conf.set("spark.sql.ansi.enabled", str(ansi).lower())
+    try:
+        answers = {}
+        for method, sql in compiled_sql.items():
+            try:
+                answers[method] = {r.id: r.s for r in spark.sql(sql).collect()}
+            except Exception as error:  # Spark's ARITHMETIC_OVERFLOW, under ANSI mode only
+                assert ansi and "OVERFLOW" in str(error), error
+                answers[method] = None
+    finally:
+        spark.conf.unset("spark.sql.ansi.enabled")
+    expected = {}
+    for key in "ab":
+        partition = [(i, v) for i, k, v in table if k == key]
+        for place, (i, _) in enumerate(partition):
+            frame = partition[max(0, place - preceding) : place + 1]
+            values = [v for _, v in frame if v is not None]
+            expected[i] = _wrapped(sum(values)) if values else None
+    if not ansi or answers["native"] is not None:
+        assert answers["linear"] == answers["native"] == expected
+    else:
+        # Spark's frame failed on a partial sum past 2^63; the linear form
+        # fails only where a frame's whole sum is past it.
+        assert answers["linear"] in (None, expected)
 
 
 def test_an_int_avg_over_more_than_2_22_values_stops(project: DbtProject) -> None:

@@ -60,9 +60,19 @@ def test_the_form_follows_the_type(
     assert _is_linear(_rolling(library, expression, frame)) == linear
 
 
-def test_a_bigint_running_total_is_a_decimal(library: Library) -> None:
-    """Summed as decimal(20, 0), whose running total cannot overflow; the
-    frame's total cast back to bigint, Spark's type for sum(bigint)."""
+def test_a_bigint_running_total_is_a_bigint(library: Library) -> None:
+    """Without ANSI mode a bigint's running total wraps as Spark's own sum
+    does: summed as it is, the frame's sum the plain difference."""
+    sql = _rolling(library, "sum(big)")
+    assert sql.count("sum(big) over") == 2
+    assert "decimal" not in sql and "cast(" not in sql
+
+
+def test_under_ansi_mode_a_bigint_running_total_is_a_decimal() -> None:
+    """With the var spark_query_catalog_ansi: summed as decimal(20, 0), whose
+    running total cannot overflow; the frame's total cast back to bigint,
+    Spark's type for sum(bigint)."""
+    library = Library(columns=TABLES, vars={"spark_query_catalog_ansi": True})
     sql = _rolling(library, "sum(big)")
     assert sql.count("sum(cast(big as decimal(20, 0)))") == 2
     assert re.search(r"\bas bigint\s*\)\s*end$", sql)

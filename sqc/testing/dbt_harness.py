@@ -155,10 +155,11 @@ class DbtProject:
             raise DbtFailure(f"dbt {' '.join(args)} failed:\n" + "\n".join(self.errors))
         return result
 
-    def compile_inline(self, sql: str) -> str:
-        """The SQL that dbt compiles `sql` (Jinja calling the macros) to."""
+    def compile_inline(self, sql: str, *args: str) -> str:
+        """The SQL that dbt compiles `sql` (Jinja calling the macros) to;
+        `args` are more of dbt's flags (e.g. "--vars", "{...}")."""
         # --quiet still prints the compiled SQL of --inline; nothing should.
-        result = self.invoke("compile", "--inline", sql, "--log-level", "none")
+        result = self.invoke("compile", "--inline", sql, *args, "--log-level", "none")
         return str(result.result.results[0].node.compiled_code).strip()
 
     def compile_error(self, sql: str) -> str:
