@@ -127,9 +127,6 @@
 {% endmacro %}
 
 
-{#- A fixed session gap: a positive day-time duration string, normalized
-    ('30 minutes'), or none when `text` is not a duration string (a per-row
-    SQL expression). A duration Spark refuses is an error naming the macro. -#}
 {#- The units of a fixed duration (a session gap), as the docs and errors
     name them: "weeks, days, ... or microseconds". -#}
 {% macro _sqc_duration_units_text() %}
@@ -141,14 +138,29 @@
 {% endmacro %}
 
 
+{#- A fixed session gap: a positive day-time duration string, normalized
+    ('30 minutes'), or none when `text` is not a duration string (a per-row
+    SQL expression). A duration Spark refuses is an error naming the macro,
+    and so is text shaped like one whose unit is unknown ('30 minuts'): as
+    SQL it would fail only when the model runs. -#}
 {% macro _sqc_duration(text, macro_name="sessionize", argument="gap") %}
     {%- set interval = spark_query_catalog._sqc_interval(text) -%}
+    {%- set units_text = spark_query_catalog._sqc_duration_units_text() -%}
+    {%- if interval is none and text is string and modules.re.match("^\s*(?:-?\d+(?:\.\d+)?\s+[a-z_]+\s*)+$", text | lower) -%}
+        {%- set units = spark_query_catalog._sqc_interval_units() -%}
+        {%- set unknown = [] -%}
+        {%- for word in modules.re.findall("\d\s+([a-z_]+)", text | lower) if modules.re.sub("s$", "", word) not in units -%}
+            {%- do unknown.append("'" ~ word ~ "'") -%}
+        {%- endfor -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, argument, "a duration of " ~ units_text
+            ~ " (only seconds take a fraction), or a SQL expression: " ~ unknown | join(", ") ~ " is no unit", text) -}}
+    {%- endif -%}
     {%- if interval is none or interval.duration is none -%}
         {{- return(none) -}}
     {%- endif -%}
     {%- if interval.error is not none or interval.fields != "day_time" -%}
         {{- spark_query_catalog._sqc_fail(macro_name, argument,
-            "a duration of " ~ spark_query_catalog._sqc_duration_units_text() ~ " (only seconds take a fraction)"
+            "a duration of " ~ units_text ~ " (only seconds take a fraction)"
             ~ (": " ~ interval.error if interval.error is not none else ""), text) -}}
     {%- endif -%}
     {{- return(interval.duration) -}}

@@ -106,7 +106,8 @@
     {%- set cut = spark_query_catalog._sqc_batch_filter(relation) -%}
     {%- set input = ("dbt has cut " ~ relation.render() ~ " to the batch") if cut is not none
         else "dbt cuts every ref() and source() with an event_time to the batch" -%}
-    {%- do exceptions.warn("spark_query_catalog.rolling: this model runs in microbatch batches and " ~ input
+    {%- set name = ("model " ~ model.name) if model is defined and model.name is defined else "this model" -%}
+    {%- do exceptions.warn("spark_query_catalog.rolling: " ~ name ~ " runs in microbatch batches and " ~ input
         ~ ": its frame (" ~ window.frame_sql ~ ") sees none of the rows before or after the batch, and gives"
         ~ " other numbers than a full refresh, without an error. Use rolling_select(ref(...), ...), which reads"
         ~ " the rows its frame reaches (a RANGE frame over the event_time column), or ref(...).render()"

@@ -5,7 +5,7 @@
 -- refresh. `card_transaction_loads` (a variable) stops at an earlier load.
 {{ config(
     materialized='incremental_windows',
-    partition_by='card_id',
+    keys='card_id',
     order_by='txn_at',
     event_key='txn_id',
     loaded_at='loaded_at',

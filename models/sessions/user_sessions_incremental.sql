@@ -4,7 +4,7 @@
 -- exactly the gap. Each run reads only new events and the sessions they touch.
 {{ config(
     materialized='incremental_sessions',
-    partition_by='user_id',
+    keys='user_id',
     timestamp_column='event_at',
     gap='30 minutes',
     aggregates={

@@ -37,7 +37,7 @@ COLUMNS = [
 ]  # fmt: skip
 MODEL = """{{{{ config(
     materialized='incremental_sessions',
-    partition_by='user_id',
+    keys='user_id',
     timestamp_column='event_at',
     gap={gap!r},
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
@@ -261,7 +261,7 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
         ("event_key=none", "argument `event_key` must be set in the model's config"),
         ("loaded_at=3", "argument `loaded_at` must be a column name or SQL expression (string)"),
         ("aggregates=['count(*)']", "argument `aggregates` must be a dict of alias to aggregate"),
-        ("partition_by=[]", "argument `partition_by` must be a column name or a non-empty list"),
+        ("keys=[]", "argument `keys` must be a column name or a non-empty list"),
         ("broadcast_rows=-1", "argument `broadcast_rows` must be a whole number of rows"),
         ("broadcast_rows='many'", "argument `broadcast_rows` must be a whole number of rows"),
     ],
@@ -331,7 +331,7 @@ def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None
             "spark_query_catalog.incremental_sessions: "
             f"{lab.table(model)} has the columns user_id, session_id, session_start, "
             "session_end, event_count, event_ids, spark_query_catalog_loaded_at, where the "
-            "model's partition_by and aggregates give user_id, session_id, session_start, "
+            "model's keys and aggregates give user_id, session_id, session_start, "
             "session_end, event_count, event_ids, first_event, spark_query_catalog_loaded_at"
             in message
         ), message

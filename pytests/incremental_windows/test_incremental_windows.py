@@ -74,7 +74,7 @@ MODELS = {
 }
 MODEL = """{{{{ config(
     materialized='incremental_windows',
-    partition_by='card',
+    keys='card',
     order_by='event_at',
     windows={windows},
     event_key='event_id',
@@ -344,7 +344,7 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject, mo
         ("windows={'amount': {'expression': 'sum(amount)', 'preceding': 2}}",
          "the model's events have a column amount, which is the name of a window"),
         ("order_by='amount'", "argument `order_by` must be a date or timestamp column"),
-        ("partition_by='user_id'", "argument `partition_by` must be columns of the model's events"),
+        ("keys='user_id'", "argument `keys` must be columns of the model's events"),
     ],
 )  # fmt: skip
 def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:

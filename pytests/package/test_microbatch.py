@@ -108,7 +108,7 @@ def test_rolling_on_a_cut_input_warns_and_sees_one_day(batched: DbtProject) -> N
         "--event-time-end", "2024-01-05",
     )  # fmt: skip
     assert any(
-        "spark_query_catalog.rolling: this model runs in microbatch batches" in w
+        "spark_query_catalog.rolling: model features_cut runs in microbatch batches" in w
         and "rolling_select" in w
         for w in batched.warnings
     ), batched.warnings

@@ -120,6 +120,7 @@ def test_mixed_with_a_block_max_in_the_order_given(library: Library) -> None:
     assert "from (\n        with rolling_source as (" in sql  # the subquery indented
 
 
+@pytest.mark.lint
 def test_the_exact_form_lints_clean(library: Library) -> None:
     sql = _select(
         library, "{'buyers': 'approx_count_distinct(customer)'}", "preceding=5, following=3"

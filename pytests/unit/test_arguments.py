@@ -65,6 +65,18 @@ CASES = [
     ("sessionize('{e}', 'user_id', 'event_at', 5)", "sessionize", "gap", []),
     ("sessionize('{e}', 'user_id', 'event_at', '0 minutes')", "sessionize", "gap", ["positive"]),
     (
+        "sessionize('{e}', 'user_id', 'event_at', '30 minuts')",
+        "sessionize",
+        "gap",
+        ["'minuts' is no unit", "minutes", "microseconds", "'30 minuts'"],
+    ),
+    (
+        "session_windows('{e}', 'user_id', 'event_at', '1 hour 5 mins', 'count(*)')",
+        "session_windows",
+        "gap",
+        ["'mins' is no unit"],
+    ),
+    (
         "sessionize('{e}', 'user_id', 'event_at', '5 minutes', method='fast')",
         "sessionize",
         "method",

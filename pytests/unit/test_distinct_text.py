@@ -246,6 +246,7 @@ def test_linear_where_there_is_none(library: Library, call: str, reason: str) ->
     assert reason in message
 
 
+@pytest.mark.lint
 def test_the_linear_form_lints_clean(library: Library) -> None:
     """sqlfluff's default rules (sparksql; AM04 aside, as for every emitted
     statement): the SQL reads as written by hand."""

@@ -14,7 +14,7 @@ from sqlfluff.core import FluffConfig, Linter
 from sqc.testing.jinja import Library, Relation
 
 CONFIG = {
-    "partition_by": "user_id",
+    "keys": "user_id",
     "timestamp_column": "event_at",
     "gap": "30 minutes",
     "aggregates": {"event_count": "count(*)"},
@@ -316,7 +316,7 @@ def test_with_no_touched_session_only_the_new_events_are_sessionized() -> None:
 
 
 def test_per_row_gaps_and_several_keys() -> None:
-    text = _pending(partition_by=["user_id", "device"], gap="gap", event_key=["event_id", "device"])
+    text = _pending(keys=["user_id", "device"], gap="gap", event_key=["event_id", "device"])
     assert "event_at + cast(gap as interval) as new_event_reach" in text
     assert (
         "            stored_sessions.user_id <=> new_events.user_id\n"
@@ -327,14 +327,15 @@ def test_per_row_gaps_and_several_keys() -> None:
     assert "group by user_id, device, sessionize_number" in text
 
 
+@pytest.mark.lint
 @pytest.mark.parametrize(
     "statement",
     [
         lambda: _full_refresh(),
         lambda: _pending(),
         lambda: _pending({**BOUNDS, "touched_start": None, "touched_end": None}),
-        lambda: _full_refresh(gap="gap", partition_by=["user_id", "device"]),
-        lambda: _pending(gap="gap", partition_by=["user_id", "device"]),
+        lambda: _full_refresh(gap="gap", keys=["user_id", "device"]),
+        lambda: _pending(gap="gap", keys=["user_id", "device"]),
     ],
     ids=["full refresh", "pending", "pending, nothing touched", "full, per-row gap",
          "pending, per-row gap"],
@@ -349,7 +350,7 @@ def test_a_table_whose_columns_no_longer_match_the_config_needs_a_full_refresh()
     assert message == (
         "spark_query_catalog.incremental_sessions: analytics.sessions has the columns user_id, "
         "session_id, session_start, session_end, event_count, spark_query_catalog_loaded_at, "
-        "where the model's partition_by and aggregates give user_id, session_id, "
+        "where the model's keys and aggregates give user_id, session_id, "
         "session_start, session_end, event_count, first_page, spark_query_catalog_loaded_at: "
         "they changed since the table was built. Rebuild it with --full-refresh."
     )

@@ -148,3 +148,13 @@ def test_benchmark_families_are_catalog_folders() -> None:
 
     assert set(FAMILIES) <= set(catalog_families())
     assert set(CATALOG_FAMILIES) <= set(catalog_families())
+
+
+def test_no_macro_file_is_over_250_lines() -> None:
+    """One question a file, short enough to read whole (CONTRIBUTING)."""
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in (ROOT / "macros").rglob("*.sql")
+        if (lines := len(path.read_text().splitlines())) > 250
+    }
+    assert not long, long

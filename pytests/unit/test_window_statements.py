@@ -23,7 +23,7 @@ WINDOWS = {
                        "following": 1},
 }  # fmt: skip
 CONFIG = {
-    "partition_by": "card",
+    "keys": "card",
     "order_by": "event_at",
     "windows": WINDOWS,
     "event_key": "event_id",
@@ -210,6 +210,7 @@ STAGES = {
 }  # fmt: skip
 
 
+@pytest.mark.lint
 def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
     library = Library(model_config=CONFIG)
     settings = library.call("_sqc_incremental_windows_config")
@@ -348,6 +349,7 @@ def test_sum_count_avg_frames_ending_at_the_row_keep_their_state() -> None:
         _settings(frame_states="yes")
 
 
+@pytest.mark.lint
 def test_the_state_statements_lint_clean() -> None:
     """A full refresh's state column, and an incremental run's anchors,
     heads and stage: lint-clean, and the stage's records as documented

@@ -56,7 +56,7 @@ MODELS = {
         "features_range",
         """{{ config(
     materialized='incremental_windows',
-    partition_by='user_id',
+    keys='user_id',
     order_by='event_at',
     event_key='event_id',
     loaded_at='loaded_at',
@@ -71,7 +71,7 @@ MODELS = {
         "features_rows",
         """{{ config(
     materialized='incremental_windows',
-    partition_by='user_id',
+    keys='user_id',
     order_by='event_at',
     event_key='event_id',
     loaded_at='loaded_at',

@@ -14,6 +14,7 @@ relations' columns (`columns=`), which the fake adapter's
 from __future__ import annotations
 
 import datetime
+import functools
 import itertools
 import json
 import re
@@ -99,6 +100,8 @@ class Library:
     columns: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # A model's config, as `config.get` reads it (the materialization's settings).
     model_config: dict[str, Any] = field(default_factory=dict)
+    # The project's vars, as `var(name, default)` reads them.
+    vars: dict[str, Any] = field(default_factory=dict)
     # The session time zone, as `set spark.sql.session.timeZone` answers.
     time_zone: str = "UTC"
     warnings: list[str] = field(default_factory=list)
@@ -112,12 +115,11 @@ class Library:
     queries: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        environment = get_environment()
+        environment, templates = _compiled_macros()
         context = self._context()
         self._environment = environment
         self._context_values = context
-        for path in sorted((ROOT / "macros").rglob("*.sql")):
-            template = environment.from_string(path.read_text())
+        for template in templates:
             module = template.make_module(vars=context)
             for key, value in module.__dict__.items():
                 if key.startswith("dbt_macro__"):
@@ -250,11 +252,22 @@ class Library:
             "flags": type("Flags", (), {"EMPTY": self.empty})(),
             "target": type("Target", (), {"schema": "analytics", "name": "session"})(),
             "run_query": run_query,
+            "var": lambda name, default=None: library.vars.get(name, default),
             "return": do_return,
             "log": lambda message, info=False: library.logs.append(message),
             "fromjson": json.loads,
             "tojson": json.dumps,
         }
+
+
+@functools.cache
+def _compiled_macros() -> tuple[Any, list[Any]]:
+    """dbt's Jinja environment and every macro file compiled in it, once a
+    process: compiling them is most of a Library's cost (seconds), where
+    each Library binds them to a context of its own."""
+    environment = get_environment()
+    paths = sorted((ROOT / "macros").rglob("*.sql"))
+    return environment, [environment.from_string(path.read_text()) for path in paths]
 
 
 def macro_definitions() -> Iterator[tuple[Path, str, list[str]]]:

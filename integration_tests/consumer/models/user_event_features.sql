@@ -4,7 +4,7 @@
 -- keeps its state (frame_states=true: 'auto' would keep it from 100 rows).
 {{ config(
     materialized='incremental_windows',
-    partition_by='user_id',
+    keys='user_id',
     order_by='event_at',
     event_key='event_id',
     loaded_at='loaded_at',

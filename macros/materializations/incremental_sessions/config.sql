@@ -1,14 +1,15 @@
 {#-
     The model's config for incremental_sessions, checked:
 
-      partition_by      key column(s) of a session (as session_windows)
+      keys              key column(s) of a session (session_windows'
+                        partition_by; _sqc_config_keys)
       timestamp_column  the event time column
       gap               fixed ('30 minutes') or a per-row SQL expression
       aggregates        dict of alias to aggregate over a session's events
                         (columns in the order of the aliases: dbt does not
                         keep a config dict's order)
-      event_key         column(s) identifying an event within its partition_by
-                        keys: copies are one event
+      event_key         column(s) identifying an event within its keys:
+                        copies are one event
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
                         seen are new
@@ -19,7 +20,8 @@
 {% macro _sqc_incremental_sessions_config() %}
     {%- set name = "incremental_sessions" -%}
     {%- set settings = {} -%}
-    {%- for key in ["partition_by", "timestamp_column", "gap", "aggregates", "event_key", "loaded_at"] -%}
+    {%- set key_columns = spark_query_catalog._sqc_config_keys(name) -%}
+    {%- for key in ["timestamp_column", "gap", "aggregates", "event_key", "loaded_at"] -%}
         {%- set value = config.get(key) -%}
         {%- if value is none and key != "aggregates" -%}
             {{- spark_query_catalog._sqc_fail(name, key, "set in the model's config", value) -}}
@@ -27,7 +29,7 @@
         {%- do settings.update({key: value}) -%}
     {%- endfor -%}
     {%- do settings.update({
-        "key_columns": spark_query_catalog._sqc_string_list(settings.partition_by, name, "partition_by", allow_empty=false),
+        "key_columns": key_columns,
         "event_keys": spark_query_catalog._sqc_string_list(settings.event_key, name, "event_key", allow_empty=false)
     }) -%}
     {%- set broadcast_rows = config.get("broadcast_rows", 200000) -%}

@@ -8,14 +8,17 @@
 
     What a run does, one job per file of this folder:
       config.sql      reads and checks the model's config
-      state.sql       what the table knows of itself (table properties: its
-                      watermark and the most days a session spans)
+      state.sql       the stored sessions' columns, and the most days a
+                      session spans
       bounds.sql      two small questions: the new events' span, and the
                       stored sessions they touch
       statements.sql  the SQL: sessions of events (full refresh), touched
                       sessions, the new content of the touched partitions
-      apply.sql       writes that content over the partitions, crash-safe
-      faults.sql      where a test may stop a run halfway
+    and, shared with incremental_windows (../shared/): the model's keys
+    (config.sql), what the table records of itself (relations.sql: its
+    watermark and table properties), the events view (events.sql), the
+    pending table's apply, crash-safe (apply.sql), and where a test may
+    stop a run halfway (faults.sql).
 
     A full refresh (first run, --full-refresh) builds the table in one
     CREATE TABLE ... AS SELECT. Changing the aggregates or the keys needs one.

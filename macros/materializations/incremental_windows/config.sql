@@ -1,7 +1,8 @@
 {#-
     The model's config for incremental_windows, checked:
 
-      partition_by      key column(s) of the windows
+      keys              key column(s) of the windows (rolling_select's
+                        partition_by; _sqc_config_keys)
       order_by          the event time column (a date or a timestamp): the
                         windows' order and the table's partitions
                         (spark_query_catalog_date = to_date(order_by))
@@ -12,8 +13,8 @@
                         default; both ends must be bounded). Columns in the
                         order of their names: dbt does not keep a config
                         dict's order.
-      event_key         column(s) identifying an event within its partition_by
-                        keys and time: copies (same keys, event_key and time)
+      event_key         column(s) identifying an event within its keys
+                        and time: copies (same keys, event_key and time)
                         are one event, the first loaded kept
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
@@ -31,7 +32,8 @@
 {% macro _sqc_incremental_windows_config() %}
     {%- set name = "incremental_windows" -%}
     {%- set settings = {} -%}
-    {%- for key in ["partition_by", "order_by", "windows", "event_key", "loaded_at"] -%}
+    {%- set key_columns = spark_query_catalog._sqc_config_keys(name) -%}
+    {%- for key in ["order_by", "windows", "event_key", "loaded_at"] -%}
         {%- set value = config.get(key) -%}
         {%- if value is none -%}
             {{- spark_query_catalog._sqc_fail(name, key, "set in the model's config", value) -}}
@@ -55,7 +57,6 @@
     {%- if not spark_query_catalog._sqc_is_whole_number(broadcast_rows) -%}
         {{- spark_query_catalog._sqc_fail(name, "broadcast_rows", "a whole number of rows, 0 or more (0: never broadcast)", broadcast_rows) -}}
     {%- endif -%}
-    {%- set key_columns = spark_query_catalog._sqc_string_list(settings.partition_by, name, "partition_by", allow_empty=false) -%}
     {%- set event_keys = spark_query_catalog._sqc_string_list(settings.event_key, name, "event_key", allow_empty=false) -%}
     {%- do settings.update({
         "order_by": settings.order_by | trim,

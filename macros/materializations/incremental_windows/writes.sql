@@ -1,0 +1,165 @@
+{#-
+    What a run writes: the full refresh's table, the dates an incremental
+    run writes, and the pending table that holds their new content.
+-#}
+
+
+{#- The stored columns of a windows table, in order (spark_query_catalog_date last, apart). -#}
+{% macro _sqc_window_table_columns(settings, event_columns) %}
+    {{- return(event_columns + settings.aliases + settings.states | map(attribute="column") | list
+        + ["spark_query_catalog_loaded_at"]) -}}
+{% endmacro %}
+
+
+{#- The frames' CTEs (_sqc_window_stages), each `name as (query)`, or
+    where it has no name, CTEs of its own (a state frame's results). -#}
+{% macro _sqc_window_stage_ctes_sql(stages) %}
+    {%- set ctes = [] -%}
+    {%- for cte in stages.ctes -%}
+        {%- do ctes.append(cte.sql | trim if cte.name is none
+            else cte.name ~ " as (\n" ~ cte.sql | trim | indent(4, first=true) ~ "\n)") -%}
+    {%- endfor -%}
+    {{- return(ctes | join(",\n\n")) -}}
+{% endmacro %}
+
+
+{#- The full refresh: every row, from the last frame's CTE. -#}
+{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages) %}
+create table {{ relation }}
+using parquet
+options (partitionoverwritemode 'dynamic')
+partitioned by (spark_query_catalog_date)
+tblproperties ('spark_query_catalog.run' = 'finished')
+as
+with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }}
+
+select
+{{ spark_query_catalog._sqc_list_lines(spark_query_catalog._sqc_window_table_columns(settings, event_columns)
+    + ["to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"], 4) }}
+from {{ stages.last }}
+{%- endmacro %}
+
+
+{#- The dates of the partitions a run writes, sorted: those of the rows it
+    writes, asked of its events table (or answered already, with its first
+    state frame's anchors: stages.written_dates); or, where it wrote none
+    (RANGE frames without state: _sqc_window_stages), each key's dates
+    within the frames' reach of its new events, asked of the new events.
+    Those hold every row written, and a date among them that holds none is
+    written as it was. -#}
+{% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- if stages.written_dates is defined and stages.written_dates is not none -%}
+        {{- return(stages.written_dates) -}}
+    {%- elif stages.tables -%}
+        {%- set question = "select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
+            ~ views.events ~ "\nwhere windows_write" -%}
+    {%- else -%}
+        {%- set reach = spark_query_catalog._sqc_range_reach(settings) -%}
+        {%- set days = "sequence(\n    to_date(" ~ reach[0] ~ "),\n    to_date(" ~ reach[1] ~ ")\n)" -%}
+        {#- One row a key and date, each task keeping its distinct dates:
+            never every key's dates in one row. -#}
+        {%- set question -%}
+with {{ spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) | join(",\n\n") }},
+
+reached_days as (
+    select
+        explode(
+            {{ days | indent(12) }}
+        ) as reached_day
+    from new_keys
+)
+
+select to_json(collect_set(cast(reached_day as string))) as dates
+from reached_days
+        {%- endset -%}
+    {%- endif -%}
+    {{- return(fromjson(run_query(question).rows[0][0]) | sort) -}}
+{% endmacro %}
+
+
+{#- The pending table: the new content of every partition a run touches
+    (the stored rows it keeps, the rows it writes). No partition is left
+    empty (each holds a row written, or stored rows it keeps), so none has
+    the marker row that incremental_sessions writes for one.
+    The stored rows a run rewrites are, per key, one span in the frames'
+    row order (time, then event key): the rows from first_new to last_new,
+    widened by the RANGE reach and by the rows a ROWS frame shifts, each
+    a span that holds [first_new, last_new] (see the top of reads.sql). So
+    the rows kept are those outside their key's span of written rows: a
+    join with one row per key of new events (broadcast where the new
+    events are), not with every row written. Where the run wrote no table
+    of its own (RANGE frames without state: its frames are CTEs here), a
+    key's span is its new events' reach, first_new - F to last_new + B:
+    every stored row there is written (the top of reads.sql). -#}
+{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- set dates = [] -%}
+    {%- for day in bounds.partitions -%}
+        {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
+    {%- endfor -%}
+    {%- set kept_columns = [] -%}
+    {%- for column in table.data_columns -%}
+        {%- do kept_columns.append("stored_events." ~ column) -%}
+    {%- endfor -%}
+    {%- set order = spark_query_catalog._sqc_window_row_order(settings) -%}
+    {%- set stored_order = [] -%}
+    {%- for column in [t] + settings.event_keys -%}
+        {%- do stored_order.append("stored_events." ~ column) -%}
+    {%- endfor -%}
+    {%- set reach = stages.tables == [] -%}
+    {%- set match = [spark_query_catalog._sqc_key_match("stored_events", "written_spans", settings.key_columns),
+        ("stored_events." ~ t if reach else "struct(" ~ stored_order | join(", ") ~ ")")
+        ~ "\n        between written_spans.windows_written_from\n        and written_spans.windows_written_to"] -%}
+    {%- set ctes = spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) if reach else [] -%}
+    {%- if stages.ctes -%}
+        {%- do ctes.append(spark_query_catalog._sqc_window_stage_ctes_sql(stages)) -%}
+    {%- endif -%}
+    {%- if reach -%}
+        {#- Every stored row within its key's reach of the new events is written. -#}
+        {%- set written_spans -%}
+written_spans as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
+    spark_query_catalog._sqc_range_reach(settings)[0] ~ " as windows_written_from",
+    spark_query_catalog._sqc_range_reach(settings)[1] ~ " as windows_written_to"], 8) }}
+    from new_keys
+)
+        {%- endset -%}
+    {%- else -%}
+        {%- set written_spans -%}
+written_spans as (
+    select
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns + [
+    "min(struct(" ~ order ~ ")) as windows_written_from",
+    "max(struct(" ~ order ~ ")) as windows_written_to"], 8) }}
+    from {{ events_view_name }}
+    where windows_write
+    group by
+{{ spark_query_catalog._sqc_list_lines(settings.key_columns, 8) }}
+)
+        {%- endset -%}
+    {%- endif -%}
+    {%- do ctes.append(written_spans) -%}
+create table {{ pending }}
+using parquet
+as
+with {{ ctes | join(",\n\n") }}
+
+select{{ " /*+ broadcast(written_spans) */" if bounds.broadcast_new }}
+{{ spark_query_catalog._sqc_list_lines(kept_columns + ["stored_events.spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ table.relation }} as stored_events
+left anti join written_spans
+    on
+        {{ match | join("\n        and ") }}
+where
+    stored_events.spark_query_catalog_date in (
+{{ spark_query_catalog._sqc_list_lines(dates, 8) }}
+    )
+union all
+select
+{{ spark_query_catalog._sqc_list_lines(table.data_columns
+    + ["to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ stages.last }}
+where windows_write
+{%- endmacro %}
