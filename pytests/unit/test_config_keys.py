@@ -6,25 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from pytests.unit.test_incremental_statements import CONFIG as SESSIONS_CONFIG
+from pytests.unit.test_window_statements import CONFIG as WINDOWS_CONFIG
 from sqc.testing.jinja import CompileError, Library
-
-SESSIONS_CONFIG = {
-    "keys": "user_id",
-    "timestamp_column": "event_at",
-    "gap": "30 minutes",
-    "aggregates": {"event_count": "count(*)"},
-    "event_key": "event_id",
-    "loaded_at": "loaded_at",
-}
-WINDOWS_CONFIG = {
-    "keys": ["card", "merchant"],
-    "order_by": "event_at",
-    "windows": {
-        "amount_sum_7d": {"expression": "sum(amount)", "frame": "range", "preceding": "7 days"}
-    },
-    "event_key": "event_id",
-    "loaded_at": "loaded_at",
-}
 
 MATERIALIZATIONS = {
     "incremental_sessions": ("_sqc_incremental_sessions_config", SESSIONS_CONFIG),
