@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytests.unit.test_incremental_statements import _lint
 from sqc.testing.jinja import Library
+from sqc.testing.lint import violations
 
 SALES = {
     "pytest.sales": [
@@ -125,4 +125,4 @@ def test_the_exact_form_lints_clean(library: Library) -> None:
     sql = _select(
         library, "{'buyers': 'approx_count_distinct(customer)'}", "preceding=5, following=3"
     )
-    assert _lint(sql) == []
+    assert violations(sql) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sqc.testing.jinja import Library
+from sqc.testing.lint import violations
 
 SALES = {
     "pytest.sales": [
@@ -250,7 +251,6 @@ def test_linear_where_there_is_none(library: Library, call: str, reason: str) ->
 def test_the_linear_form_lints_clean(library: Library) -> None:
     """sqlfluff's default rules (sparksql; AM04 aside, as for every emitted
     statement): the SQL reads as written by hand."""
-    from pytests.unit.test_incremental_statements import _lint
 
     for frame in [
         "'id', preceding=999, following=5",
@@ -265,7 +265,7 @@ def test_the_linear_form_lints_clean(library: Library) -> None:
         sql = library.render(
             f"{{{{ rolling_select('pytest.sales', {counts}, {frame}, partition_by='store_id') }}}}"
         )
-        assert _lint(sql) == [], frame
+        assert violations(sql) == [], frame
 
 
 def test_range_over_timestamps_needs_a_fixed_offset_zone() -> None:

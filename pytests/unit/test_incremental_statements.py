@@ -9,9 +9,9 @@ from textwrap import dedent
 from typing import Any
 
 import pytest
-from sqlfluff.core import FluffConfig, Linter
 
 from sqc.testing.jinja import Library, Relation
+from sqc.testing.lint import violations
 
 CONFIG = {
     "keys": "user_id",
@@ -43,10 +43,6 @@ BOUNDS = {
     "touched_end": "timestamp '2024-01-02 00:40:00'",
     "partitions": ["2024-01-01", "2024-01-02"],
 }
-# sqlfluff's default rules, as for the SQL the catalog's models compile to.
-RULES = FluffConfig(
-    configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}}
-)
 
 
 def sql(text: str) -> str:
@@ -73,11 +69,6 @@ def _full_refresh(**config: Any) -> str:
     return str(
         library.call("_sqc_create_sessions_table_sql", TABLE["relation"], settings, EVENTS)
     ).strip()
-
-
-def _lint(text: str) -> list[str]:
-    linted = Linter(config=RULES).lint_string(text + "\n")
-    return [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
 
 
 def test_the_full_refresh_is_one_create_table_as_select() -> None:
@@ -341,7 +332,7 @@ def test_per_row_gaps_and_several_keys() -> None:
          "pending, per-row gap"],
 )  # fmt: skip
 def test_every_statement_lints_clean(statement: Any) -> None:
-    assert _lint(statement()) == []
+    assert violations(statement()) == []
 
 
 def test_a_table_whose_columns_no_longer_match_the_config_needs_a_full_refresh() -> None:

@@ -5,10 +5,10 @@ config, no Spark (the run's questions to Spark are given as their answers,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlfluff.core import FluffConfig, Linter
 
 from sqc.testing.jinja import CompileError, Library, Relation
 
@@ -42,9 +42,6 @@ BOUNDS = {
     "older": "2024-02-11",
     "partitions": ["2024-03-10", "2024-03-11"],
 }
-RULES = FluffConfig(
-    configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}}
-)
 
 
 def _settings(**config: Any) -> dict[str, Any]:
@@ -58,11 +55,6 @@ def _events_sql(table: dict[str, Any] | None, bounds: dict[str, Any] | None, **c
     return str(
         library.call("_sqc_window_events_sql", settings, EVENT_COLUMNS, table, EVENTS, bounds)
     ).strip()
-
-
-def _lint(text: str) -> list[str]:
-    linted = Linter(config=RULES).lint_string(text + "\n")
-    return [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
 
 
 def test_windows_group_by_frame_and_reach_as_far_as_the_widest() -> None:
@@ -83,9 +75,9 @@ def test_windows_group_by_frame_and_reach_as_far_as_the_widest() -> None:
     }  # fmt: skip
 
 
-def test_the_full_refresh_reads_every_distinct_event() -> None:
+def test_the_full_refresh_reads_every_distinct_event(lints_clean: Callable[[str], None]) -> None:
     text = _events_sql(None, None)
-    assert _lint(text) == []
+    lints_clean(text)
     assert "partition by card, event_at, event_id" in text
     assert "from stored_reads" not in text
 
@@ -93,11 +85,12 @@ def test_the_full_refresh_reads_every_distinct_event() -> None:
 @pytest.mark.parametrize("older", ["2024-02-11", "all", None])
 def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
     older: str | None,
+    lints_clean: Callable[[str], None],
 ) -> None:
     """The probe from probe_start; keys short of rows read from `older`
     (none: no key is); every pass laid out as the macros' SQL."""
     text = _events_sql(TABLE, {**BOUNDS, "older": older})
-    assert _lint(text) == []
+    lints_clean(text)
     assert "stored_events.spark_query_catalog_date >= date '2024-03-01'" in text
     assert ("short_keys as (" in text) == (older is not None)
     older_read = "stored_events.spark_query_catalog_date >= date '2024-02-11'"
@@ -130,7 +123,7 @@ def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
     [(0, 0, None), (2, 0, None), (2, 12, "2024-02-11"), (2, 3, None)],
 )  # fmt: skip
 def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
-    short_keys: int, older_rows: int, older: str | None
+    short_keys: int, older_rows: int, older: str | None, lints_clean: Callable[[str], None]
 ) -> None:
     """ROWS frames: no question before the run's events are written (from
     the nearby rows alone); then one asked of that table alone, without a
@@ -161,14 +154,14 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     assert again == (older is not None)
     assert bounds["older"] == older
     (first,) = [q for q in library.queries if q.lstrip().startswith("with key_reads as")]
-    assert _lint(first) == []
+    lints_clean(first)
     assert f"from {run_events}\n    group by\n        card\n" in first
     assert "bool_or(coalesce(windows_covered, false)) as windows_covered" in first
     questions = [q for q in library.queries if q.lstrip().startswith("with new_events as")]
     assert len(questions) == (0 if not short_keys else 2 if older_rows else 1)
     if short_keys:
         second = questions[0]
-        assert _lint(second) == []
+        lints_clean(second)
         assert "count_if(" not in second  # no pass of ranks: the events table's rows answer
         assert f"from {run_events}\n    where\n        windows_covered" in second
         # How far back the run read is the first question's answer, not asked again.
@@ -177,7 +170,7 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
         assert "stored_reads" not in second
         assert "stored_events.spark_query_catalog_date < date '2024-02-17'" in second
     if older_rows:
-        assert _lint(questions[1]) == []
+        lints_clean(questions[1])
         assert questions[1].count("count_if(") == 6  # the nearby pass and the whole one
     halo = 22 if older_rows else 21
     assert library.queries[-1] == (
@@ -187,12 +180,12 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     assert table["state"]["halo_days"] == halo
 
 
-def test_range_frames_only_need_no_ranks() -> None:
+def test_range_frames_only_need_no_ranks(lints_clean: Callable[[str], None]) -> None:
     windows = {k: v for k, v in WINDOWS.items() if v["frame"] == "range"}
     bounds = {**BOUNDS, "last_date": "2024-03-20", "older": None}
     text = _events_sql({**TABLE, "data_columns": [*EVENT_COLUMNS, *sorted(windows)]}, bounds,
                        windows=windows)  # fmt: skip
-    assert _lint(text) == []
+    lints_clean(text)
     assert "count_if" not in text and "short_keys" not in text
     assert "stored_events.spark_query_catalog_date <= date '2024-03-20'" in text
     assert "event_at >= windows_first_new - interval 608400 seconds" in text
@@ -210,8 +203,9 @@ STAGES = {
 }  # fmt: skip
 
 
-@pytest.mark.lint
-def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
+def test_the_pending_table_and_the_full_refresh_chain_their_frames(
+    lints_clean: Callable[[str], None],
+) -> None:
     library = Library(model_config=CONFIG)
     settings = library.call("_sqc_incremental_windows_config")
     pending = str(library.call(
@@ -223,7 +217,7 @@ def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
         STAGES,
         BOUNDS,
     )).strip()  # fmt: skip
-    assert _lint(pending) == []
+    lints_clean(pending)
     # The kept rows of the touched dates, named as literals: Spark reads those partitions only.
     assert (
         "where\n    stored_events.spark_query_catalog_date in (\n"
@@ -233,7 +227,7 @@ def test_the_pending_table_and_the_full_refresh_lint_clean() -> None:
         "_sqc_create_windows_table_sql", Relation("features", "analytics"), settings, EVENT_COLUMNS,
         STAGES,
     )).strip()  # fmt: skip
-    assert _lint(full) == []
+    lints_clean(full)
     assert "partitioned by (spark_query_catalog_date)" in full
     # Each frame a CTE over the one before, the rows read from the last.
     for text in (pending, full):
@@ -302,7 +296,9 @@ def _state_settings(library: Library) -> dict[str, Any]:
     return settings
 
 
-def test_sum_count_avg_frames_ending_at_the_row_keep_their_state() -> None:
+def test_sum_count_avg_frames_ending_at_the_row_keep_their_state(
+    lints_clean: Callable[[str], None],
+) -> None:
     """Which frames keep a state: ROWS frames ending at the row whose
     aggregates are all sums, counts and avgs with an exact linear form; a
     frame with a following row, a max, or a bigint avg (Spark's double sum)
@@ -333,7 +329,7 @@ def test_sum_count_avg_frames_ending_at_the_row_keep_their_state() -> None:
     text = str(
         library.call("_sqc_window_events_sql", settings, EVENT_COLUMNS, table, EVENTS, bounds)
     )
-    assert _lint(text.strip()) == []
+    lints_clean(text.strip())
     assert "windows_rows_before <= windows_rewrite_before + 1\n" in text
     assert "windows_rows_after <= 49" in text  # the rows whose frames shift are rewritten
     # Each stored row brings its frames' states; a new one has none yet.
@@ -349,8 +345,9 @@ def test_sum_count_avg_frames_ending_at_the_row_keep_their_state() -> None:
         _settings(frame_states="yes")
 
 
-@pytest.mark.lint
-def test_the_state_statements_lint_clean() -> None:
+def test_the_state_statements_are_laid_out_as_documented(
+    lints_clean: Callable[[str], None],
+) -> None:
     """A full refresh's state column, and an incremental run's anchors,
     heads and stage: lint-clean, and the stage's records as documented
     (u's state at 0, rows entering at i and leaving at i + w + 1, heads
@@ -365,16 +362,16 @@ def test_the_state_statements_lint_clean() -> None:
     (state,) = settings["states"]
     assert [v["argument"] for v in state["values"]] == ["cast(amount as decimal(12, 2))", "amount"]
     full = str(library.call("_sqc_window_state_full_sql", settings, state, "select * from t"))
-    assert _lint(full) == [], full
+    lints_clean(full)
     assert "lag(named_struct('at', event_at, 'key_1', event_id), 19)" in full
     assert "sum(cast(amount as decimal(20, 0)))" in full  # a bigint's total cannot overflow
     anchors = str(library.call("_sqc_window_anchors_sql", settings, state, EVENTS)).strip()
-    assert _lint(anchors) == [], anchors
+    lints_clean(anchors)
     heads = str(library.call(
         "_sqc_window_heads_sql", settings, state, TABLE, "anchors", "2024-01-01", "2024-01-05",
         True,
     )).strip()  # fmt: skip
-    assert _lint(heads) == [], heads
+    lints_clean(heads)
     assert "spark_query_catalog_date <= date '2024-01-05'" in heads
     # The questions between them: the heads' dates, and the keys short of heads.
     needed = (
@@ -383,7 +380,7 @@ def test_the_state_statements_lint_clean() -> None:
     )
     assert needed.replace("\n", "\n        ") + " as windows_needed" in heads
     span = str(library.call("_sqc_window_anchor_span_sql", "anchors")).strip()
-    assert _lint(span) == [], span
+    lints_clean(span)
     assert "where anchors.windows_anchor is not null" in span
     short = str(
         library.call(
@@ -391,7 +388,7 @@ def test_the_state_statements_lint_clean() -> None:
             "2024-01-05", True,
         )
     ).strip()  # fmt: skip
-    assert _lint(short) == [], short
+    lints_clean(short)
     # A key is short when it has fewer stored rows from its anchor's start
     # (within the dates read) than it needs: a count, no window.
     assert "< " + needed.replace("\n", "\n    ") in short
@@ -400,7 +397,7 @@ def test_the_state_statements_lint_clean() -> None:
     results = str(library.call(
         "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads"
     )).strip()  # fmt: skip
-    assert _lint(results) == [], results
+    lints_clean(results)
     for axis in ("0 as windows_axis", "'windows_axis', windows_index + 20,",
                  "'windows_axis', windows_index + 1,",
                  "windows_head + windows_skip as windows_index"):  # fmt: skip
@@ -411,7 +408,7 @@ def test_the_state_statements_lint_clean() -> None:
     assert results.count("from windows_entering\n") == results.count("from windows_leaving\n") == 1
     assert "as decimal(16, 6)" in results  # the decimal avg's type, as Spark's Average gives it
     stage = str(library.call("_sqc_window_state_stage_sql", settings, state, EVENTS, "results"))
-    assert _lint(stage.strip()) == [], stage
+    lints_clean(stage.strip())
     assert "left join results as windows_results" in stage
     # The last state frame's results are the written rows, whole: CTEs of the
     # pending table's statement, the row's other columns carried on its record.
@@ -420,7 +417,7 @@ def test_the_state_statements_lint_clean() -> None:
         ["event_id", "event_at", "amount", "spark_query_catalog_loaded_at"],
     )  # fmt: skip
     whole = f"with {str(carried['ctes']).strip()}\n\n{str(carried['select']).strip()}"
-    assert _lint(whole) == [], whole
+    lints_clean(whole)
     assert "'event_at', event_at," in whole
     assert "'windows_written_row', windows_written_row," in whole
     assert "'windows_written_row', null," in whole and "null as windows_written_row" in whole
@@ -433,7 +430,7 @@ def test_the_state_statements_lint_clean() -> None:
     unshifted = str(library.call(
         "_sqc_window_state_results_sql", settings, state, EVENTS, "anchors", "heads", shifted=False
     )).strip()  # fmt: skip
-    assert _lint(unshifted) == [], unshifted
+    lints_clean(unshifted)
     assert "'windows_axis', windows_index + 20," in results
     assert "'windows_axis', windows_index + 20," not in unshifted
     assert "'windows_axis', windows_index + 19," not in unshifted
@@ -540,7 +537,9 @@ def _stages_library(windows: dict[str, Any]) -> tuple[Library, dict[str, Any], d
     return library, settings, names
 
 
-def test_a_run_of_range_frames_writes_no_table_of_its_own() -> None:
+def test_a_run_of_range_frames_writes_no_table_of_its_own(
+    lints_clean: Callable[[str], None],
+) -> None:
     """RANGE frames that keep no state, whose queries read the events once:
     the run's events are a temporary view, its frames CTEs of the pending
     table's statement, and the stored rows it keeps those outside each
@@ -564,7 +563,7 @@ def test_a_run_of_range_frames_writes_no_table_of_its_own() -> None:
     dates = library.call("_sqc_window_written_dates", settings, names, stages, BOUNDS)
     assert dates == ["2024-03-10", "2024-03-11"]
     question = library.queries[-1]
-    assert _lint(question) == []
+    lints_clean(question)
     assert "to_date(windows_first_new - interval 3600 seconds)" in question
     assert "to_date(windows_last_new + interval 604800 seconds)" in question
     assert f"from {EVENTS}\n" in question and "from new_keys" in question
@@ -580,7 +579,7 @@ def test_a_run_of_range_frames_writes_no_table_of_its_own() -> None:
         )
     ).strip()
     assert pending.startswith("create table analytics.features__spark_query_catalog_pending")
-    assert _lint(pending.split("\nas\n", 1)[1]) == []
+    lints_clean(pending.split("\nas\n", 1)[1])
     assert names["events"] not in pending  # no table of the run's own
     assert pending.count(f"from {names['view']}\n") == 1  # the frames read the events once
     assert (
@@ -678,7 +677,7 @@ def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str |
     [(0, None, 20), (0, None, 23), (2, None, 23), (2, "2024-02-11", 24)],
 )  # fmt: skip
 def test_a_state_frame_s_anchors_answer_the_rows_question_and_the_dates(
-    short_keys: int, older: str | None, halo_days: int
+    short_keys: int, older: str | None, halo_days: int, lints_clean: Callable[[str], None]
 ) -> None:
     """With a state frame, the run writes its events, then the first state
     frame's anchors, whose span answers the ROWS question (how many keys are
@@ -726,11 +725,11 @@ def test_a_state_frame_s_anchors_answer_the_rows_question_and_the_dates(
     anchors = [q for q in queries if q.startswith(f"create table {names['anchors'][0].render()}")]
     assert len(anchors) == (2 if older else 1)
     body = anchors[0].split("\nas\n", 1)[1]
-    assert _lint(body) == [], body
+    lints_clean(body)
     for column in ("windows_covered", "windows_halo_days", "windows_written_dates"):
         assert f"as {column}" in body and f"anchors.{column}" in body
     (first_span, *_) = [q.strip() for q in queries if q.lstrip().startswith("select\n    cast(")]
-    assert _lint(first_span) == [], first_span
+    lints_clean(first_span)
     assert "count_if(not anchors.windows_covered) as short_keys" in first_span
     recorded = [q for q in queries if q.startswith("alter table analytics.features")]
     record = "alter table analytics.features set tblproperties ('spark_query_catalog.halo_days'"
