@@ -150,6 +150,27 @@ def test_docs_generate(consumer: DbtProject) -> None:
     assert {name.lower() for name in pivoted} == {"country", "alpha", "beta", "gamma"}
 
 
+def test_a_model_calling_the_package_lints_with_sqlfluffs_dbt_templater(
+    consumer: DbtProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the README tells an analyst: sqlfluff's dbt templater compiles
+    the consumer's model (its .sqlfluff is the README's), the package's
+    pivot expanded in it, and the SQL it wrote is clean under sqlfluff's
+    default rules."""
+    from sqlfluff.core import FluffConfig, Linter
+
+    model = CONSUMER / "models" / "ephemeral_events_by_kind.sql"
+    # As the analyst runs it: from the project's directory, against which
+    # dbt's path selector (the templater's) resolves the model's path.
+    monkeypatch.chdir(CONSUMER)
+    # This repository's .sqlfluffignore leaves integration_tests/ out of `make lint`.
+    linter = Linter(config=FluffConfig.from_path(str(CONSUMER)))
+    result = linter.lint_paths((str(model),), ignore_files=False)
+    (linted,) = result.paths[0].files
+    assert "for kind in (\n            'buy' as buy," in linted.templated_file.templated_str
+    assert [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()] == []
+
+
 def test_build_empty(consumer: DbtProject) -> None:
     """dbt build --empty: every model builds with no rows and every test
     passes, the pivots included (their values are still discovered)."""
