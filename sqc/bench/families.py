@@ -51,8 +51,14 @@ ROLLING_SUMS = {
     "amount_avg": "avg(amount)",
 }
 ROLLING_EXTREMES = {"amount_min": "min(amount)", "amount_max": "max(amount)"}
-# `sales`' amount as other types (sales_statements).
-TYPED_AMOUNTS = {"bigint": "amount_big", "decimal(18, 2)": "amount_dec", "double": "amount_double"}
+# `sales`' amount as each input type (sales_statements): the int sum alone,
+# beside the sum, count and avg above, is the like to compare the others with.
+TYPED_AMOUNTS = {
+    "int": "amount",
+    "bigint": "amount_big",
+    "decimal(18, 2)": "amount_dec",
+    "double": "amount_double",
+}
 ROLLING_FAMILIES: dict[str, tuple[str, str, str, str, dict[str, str]]] = {
     **{
         f"rolling sum, count, avg: ROWS {width} preceding": (
