@@ -40,8 +40,9 @@ BOUNDS = {
     "probe_margin": "2024-03-03",
     "last_date": None,
     "older": "2024-02-11",
-    "partitions": ["2024-03-10", "2024-03-11"],
 }
+# The dates a run writes (_sqc_window_written_dates), for its pending table.
+WRITTEN_DATES = ["2024-03-10", "2024-03-11"]
 
 
 def _settings(**config: Any) -> dict[str, Any]:
@@ -151,8 +152,8 @@ def test_rows_frames_read_older_rows_only_where_a_short_key_has_some(
     assert bounds["probe_start"] == "2024-02-17"  # 20 days and 2 before the first new
     assert bounds["watermark"] == "44"  # the new events' latest loaded_at, the next watermark
     again = library.call("_sqc_window_rows_reads", settings, table, EVENTS, bounds, run_events)
-    assert again == (older is not None)
-    assert bounds["older"] == older
+    assert again == older  # the date the short keys are read from, or none
+    assert bounds["older"] is None  # the run's bounds stay as they were built
     (first,) = [q for q in library.queries if q.lstrip().startswith("with key_reads as")]
     lints_clean(first)
     assert f"from {run_events}\n    group by\n        card\n" in first
@@ -216,6 +217,7 @@ def test_the_pending_table_and_the_full_refresh_chain_their_frames(
         "spark_query_catalog_windows__analytics__features",
         STAGES,
         BOUNDS,
+        WRITTEN_DATES,
     )).strip()  # fmt: skip
     lints_clean(pending)
     # The kept rows of the touched dates, named as literals: Spark reads those partitions only.
@@ -292,8 +294,9 @@ TYPED_COLUMNS = [
 
 def _state_settings(library: Library) -> dict[str, Any]:
     settings = library.call("_sqc_incremental_windows_config")
-    library.call("_sqc_window_states", settings, TYPED_COLUMNS, "select * from analytics.events")
-    return settings
+    return library.call(
+        "_sqc_window_states", settings, TYPED_COLUMNS, "select * from analytics.events"
+    )
 
 
 def test_sum_count_avg_frames_ending_at_the_row_keep_their_state(
@@ -575,7 +578,8 @@ def test_a_run_of_range_frames_writes_no_table_of_its_own(
             TABLE,
             names["events"],
             stages,
-            {**BOUNDS, "partitions": dates},
+            BOUNDS,
+            dates,
         )
     ).strip()
     assert pending.startswith("create table analytics.features__spark_query_catalog_pending")
@@ -662,7 +666,10 @@ def test_a_run_of_rows_frames_asks_its_question_of_its_events_table(older: str |
     assert len(writes) == (2 if older else 1)
     assert "short_keys as (" not in writes[0]  # from the nearby rows alone
     assert ("short_keys as (" in writes[-1]) == (older is not None)
-    assert bounds["older"] == older
+    # Written again, the events read the short keys' rows from the date found.
+    from_older = f"stored_events.spark_query_catalog_date >= date '{older}'"
+    assert (from_older in writes[-1]) == (older is not None)
+    assert bounds["older"] is None  # the run's bounds stay as they were built
     asked = library.queries[library.queries.index(writes[0]) + 1]
     assert asked.startswith("with key_reads as") and f"from {names['events']}" in asked
     assert not any(q.startswith("create or replace temporary view") for q in library.queries)
@@ -735,7 +742,12 @@ def test_a_state_frame_s_anchors_answer_the_rows_question_and_the_dates(
     record = "alter table analytics.features set tblproperties ('spark_query_catalog.halo_days'"
     assert recorded == ([] if halo_days == 20 else [f"{record} = '{halo_days}')"])
     assert table["state"]["halo_days"] == halo_days
-    assert bounds["older"] == older
+    # Written again, the events read the short keys' rows from the date found.
+    writes = [q for q in queries if q.startswith(f"create table {names['events']}")]
+    assert len(writes) == (2 if older else 1)
+    from_older = f"stored_events.spark_query_catalog_date >= date '{older}'"
+    assert (from_older in writes[-1]) == (older is not None)
+    assert bounds["older"] is None  # the run's bounds stay as they were built
     # The dates written come with the span: asked of nothing more.
     asked = len(queries)
     assert library.call("_sqc_window_written_dates", settings, names, stages, bounds) == [

@@ -13,10 +13,12 @@
                       is read whole
       last_date       the last date read (RANGE frames only)
       older           keys whose rows from probe_start fall short of what a
-                      ROWS frame needs are read before it, from this date
-                      (none: no key needs to, or none has rows before it;
-                      for ROWS frames, none until the run's events are
-                      written: _sqc_window_rows_reads asks)
+                      ROWS frame needs are read before it, from this date:
+                      none here (no key needs to, or none has rows before
+                      it). For ROWS frames, _sqc_window_rows_reads asks,
+                      once the run's events are written; where it finds a
+                      date, the run writes its events again with bounds
+                      whose `older` is that date (stages.sql)
       watermark       the new events' latest loaded_at: the run's watermark
     none when there are no new events. The dates of the partitions a run
     writes are asked of its events view (incremental_windows.sql).
@@ -72,8 +74,8 @@ where
     there (none of their rows covered: a key seen for the first time has
     only new events). Where some are, whether they have stored rows before
     probe_start at all. Only then the last question, over those older
-    rows too: from which date they are needed (bounds.older); the run then
-    writes its events again, from there. Returns whether it must.
+    rows too: from which date they are needed; the run then writes its
+    events again, from there. Returns that date (none: it need not).
     `found` ({short_keys, halo_days}): the first question's answers, where
     the run has asked them already (of its first state frame's anchors:
     _sqc_window_anchors). The days back are recorded only when they
@@ -105,7 +107,7 @@ from key_reads
     {%- endif -%}
     {%- if found[0] == 0 -%}
         {%- do spark_query_catalog._sqc_record_halo_days(table, found[1]) -%}
-        {{- return(false) -}}
+        {{- return(none) -}}
     {%- endif -%}
     {#- Both questions read every older row of the short keys; how far back
         the run read is the first question's answer. -#}
@@ -139,9 +141,8 @@ from stored_reads
         {%- set older = read[0] -%}
         {%- set halo_days = read[1] -%}
     {%- endif -%}
-    {%- do bounds.update({"older": older}) -%}
     {%- do spark_query_catalog._sqc_record_halo_days(table, halo_days) -%}
-    {{- return(older is not none) -}}
+    {{- return(older) -}}
 {% endmacro %}
 
 

@@ -73,15 +73,20 @@
 {#-
     The windows of the config, checked with rolling's own rules, grouped by
     frame (one rolling_select a frame), and how far they reach:
-      frames        [{frame, preceding, following, method, order_by, aggregates}]
+      frames        [{frame, preceding, following, method, order_by,
+                    aggregates, back, state}]
       aliases       the window columns, in order
       rows_back,
       rows_forward  the most rows a ROWS frame reaches before, after the row
-      rows_read_back  how many stored rows before the rewritten ones a run
-                    reads (states.sql: fewer when a frame keeps its state)
-      states        the frames that keep a state (states.sql sets them)
       range_back,
       range_forward the most seconds a RANGE frame reaches before, after it
+      rows_read_back  how many stored rows before the rewritten ones a run
+                    reads (fewer when a frame keeps its state)
+      states        the frames that keep a state
+    The last two, and each frame's `state`, are those of a model without
+    state frames (none of the frames keeps a state): once the events'
+    columns are known, _sqc_window_states (states.sql) gives the run's
+    settings, with the same keys.
 -#}
 {% macro _sqc_window_frames(settings) %}
     {%- set name = "incremental_windows" -%}

@@ -52,7 +52,7 @@
     {#- Everything is checked before the run creates anything. -#}
     {%- set described = spark_query_catalog._sqc_window_event_columns(settings, sql) -%}
     {%- set event_columns = described | map(attribute="name") | list -%}
-    {%- do spark_query_catalog._sqc_window_states(settings, described, sql) -%}
+    {%- set settings = spark_query_catalog._sqc_window_states(settings, described, sql) -%}
     {%- set full_refresh = existing is none or should_full_refresh() or not existing.is_table -%}
     {%- set table = none if full_refresh else spark_query_catalog._sqc_window_table(target_relation, settings, event_columns) -%}
     {#- The model's SQL, the events, as a view that every statement names. -#}
@@ -106,9 +106,10 @@
             {%- set stages = spark_query_catalog._sqc_window_stages(settings, event_columns, table, events_view, bounds, views) -%}
             {%- do temporary_views.extend(stages.views) -%}
             {%- do run_tables.extend(stages.tables) -%}
-            {%- do bounds.update({"partitions": spark_query_catalog._sqc_window_written_dates(settings, views, stages, bounds)}) -%}
+            {%- set written_dates = spark_query_catalog._sqc_window_written_dates(settings, views, stages, bounds) -%}
             {%- call statement("main") -%}
-                {{ spark_query_catalog._sqc_create_windows_pending_sql(pending, settings, table, views.events, stages, bounds) }}
+                {{ spark_query_catalog._sqc_create_windows_pending_sql(pending, settings, table, views.events, stages, bounds,
+                    written_dates) }}
             {%- endcall -%}
             {%- do spark_query_catalog._sqc_incremental_fault("incremental_windows", "pending") -%}
             {%- do spark_query_catalog._sqc_apply_pending(table, pending, bounds) -%}

@@ -28,32 +28,31 @@
     may have the events and the anchors written again, further back); the
     state stages and the pending table read them again. Returns {ctes,
     last, views: the temporary views made, tables: the run's tables
-    written, events_view: the model's events, where the pending table
-    keeps rows by the new events' reach; written_dates: the dates written,
-    where the anchors answered them}. -#}
+    written, events_view: the model's events where the pending table
+    keeps rows by the new events' reach (else none), written_dates: the
+    dates written where the anchors answered them (else none)}. -#}
 {% macro _sqc_window_stages(settings, event_columns, table, events_view, bounds, views) %}
     {%- set events_sql = spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds) -%}
     {%- if table is none or not (settings.states or settings.has_rows) -%}
         {%- do run_query("create or replace temporary view " ~ views.view ~ " as\n" ~ events_sql) -%}
         {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.view, views) -%}
-        {%- if table is none -%}
-            {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [views.view], "tables": []}) -}}
-        {%- endif -%}
-        {#- The frames are CTEs of the pending table's statement, which keeps
-            the stored rows outside each key's reach of its new events. -#}
+        {#- In an incremental run, the frames are CTEs of the pending table's
+            statement, which keeps the stored rows outside each key's reach
+            of its new events. -#}
         {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [views.view], "tables": [],
-            "events_view": events_view}) -}}
+            "events_view": none if table is none else events_view, "written_dates": none}) -}}
     {%- endif -%}
     {%- do spark_query_catalog._sqc_create_run_table(views.run_events, events_sql) -%}
     {#- The first state frame's anchors, whose span answers the ROWS question
         and the dates written too: one question fewer each. -#}
     {%- set span = spark_query_catalog._sqc_window_anchors(settings, 0, views, true) if settings.states else none -%}
-    {%- if settings.has_rows and spark_query_catalog._sqc_window_rows_reads(settings, table, events_view, bounds,
-        views.run_events, span) -%}
+    {%- set older = spark_query_catalog._sqc_window_rows_reads(settings, table, events_view, bounds, views.run_events,
+        span) if settings.has_rows else none -%}
+    {%- if older is not none -%}
         {#- Keys short of rows have older rows to read: the events again, with them. -#}
         {%- do adapter.drop_relation(views.run_events) -%}
-        {%- do spark_query_catalog._sqc_create_run_table(views.run_events,
-            spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds)) -%}
+        {%- do spark_query_catalog._sqc_create_run_table(views.run_events, spark_query_catalog._sqc_window_events_sql(
+            settings, event_columns, table, events_view, dict(bounds, older=older))) -%}
         {%- if span is not none -%}
             {%- do adapter.drop_relation(views.anchors[0]) -%}
             {%- set span = spark_query_catalog._sqc_window_anchors(settings, 0, views, true) -%}
@@ -62,25 +61,28 @@
     {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds, span) -%}
     {#- The last state frame's results are a CTE of the pending table's statement. -#}
     {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
-        + views.anchors + views.run_results[:-1], "written_dates": span.written_dates if span is not none else none}) -}}
+        + views.anchors + views.run_results[:-1], "events_view": none,
+        "written_dates": span.written_dates if span is not none else none}) -}}
 {% endmacro %}
 
 
 {#- A state frame's anchors (the `index`-th state's: states.sql), a table of
     the run's own, one row per key, which four statements read; and their
-    span, asked of them: {from_date, to_date, last_date, most_written}, and
-    with `questions`, {short_keys, halo_days, written_dates: sorted}. -#}
+    span, asked of them: {from_date, to_date, last_date, most_written,
+    short_keys, halo_days, written_dates: sorted}, the last three asked
+    only with `questions` (else none). -#}
 {% macro _sqc_window_anchors(settings, index, views, questions=false) %}
     {%- set state = settings.states[index] -%}
     {%- do spark_query_catalog._sqc_create_run_table(views.anchors[index],
         spark_query_catalog._sqc_window_anchors_sql(settings, state, views.events, questions)) -%}
     {%- set row = run_query(spark_query_catalog._sqc_window_anchor_span_sql(views.anchors[index].render(),
         questions)).rows[0] -%}
-    {%- set span = {"from_date": row[0], "to_date": row[1], "last_date": row[2], "most_written": row[3]} -%}
-    {%- if questions -%}
-        {%- do span.update({"short_keys": row[4], "halo_days": row[5], "written_dates": fromjson(row[6] or "[]") | sort}) -%}
-    {%- endif -%}
-    {{- return(span) -}}
+    {{- return({
+        "from_date": row[0], "to_date": row[1], "last_date": row[2], "most_written": row[3],
+        "short_keys": row[4] if questions else none,
+        "halo_days": row[5] if questions else none,
+        "written_dates": fromjson(row[6] or "[]") | sort if questions else none
+    }) -}}
 {% endmacro %}
 
 

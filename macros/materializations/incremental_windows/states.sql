@@ -35,17 +35,20 @@
 -#}
 
 
-{#- Marks the model's state frames ({column, carried, width, values,
-    outputs, window} as frame.state) and sets settings.states and
+{#- The settings of a run: `settings` (config.sql) with its state frames
+    ({column, carried, width, values, outputs, window} as each frame's
+    state, none for the others), settings.states, and
     settings.rows_read_back (how many stored rows before the rewritten ones
     a run reads: the widest other ROWS frame's reach, and 1 for a state
-    frame's anchor). `columns`: the events' columns with their types. -#}
+    frame's anchor). A new dict: the config's is left as it was.
+    `columns`: the events' columns with their types. -#}
 {% macro _sqc_window_states(settings, columns, events_sql) %}
+    {%- set frames = [] -%}
     {%- set states = [] -%}
     {%- set read_back = [0] -%}
     {%- for frame in settings.frames -%}
         {%- set state = spark_query_catalog._sqc_window_state(settings, frame, loop.index, columns, events_sql) -%}
-        {%- do frame.update({"state": state}) -%}
+        {%- do frames.append(dict(frame, state=state)) -%}
         {%- if state is not none -%}
             {%- do states.append(state) -%}
             {%- do read_back.append(1) -%}
@@ -53,7 +56,7 @@
             {%- do read_back.append(frame.back) -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- do settings.update({"states": states, "rows_read_back": read_back | max}) -%}
+    {{- return(dict(settings, frames=frames, states=states, rows_read_back=read_back | max)) -}}
 {% endmacro %}
 
 

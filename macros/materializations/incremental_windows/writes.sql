@@ -49,7 +49,7 @@ from {{ stages.last }}
     written as it was. -#}
 {% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
     {%- set t = settings.order_by -%}
-    {%- if stages.written_dates is defined and stages.written_dates is not none -%}
+    {%- if stages.written_dates is not none -%}
         {{- return(stages.written_dates) -}}
     {%- elif stages.tables -%}
         {%- set question = "select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
@@ -79,7 +79,8 @@ from reached_days
 
 
 {#- The pending table: the new content of every partition a run touches
-    (the stored rows it keeps, the rows it writes). No partition is left
+    (the stored rows it keeps, the rows it writes), whose dates are
+    `written_dates` (_sqc_window_written_dates). No partition is left
     empty (each holds a row written, or stored rows it keeps), so none has
     the marker row that incremental_sessions writes for one.
     The stored rows a run rewrites are, per key, one span in the frames'
@@ -92,10 +93,10 @@ from reached_days
     of its own (RANGE frames without state: its frames are CTEs here), a
     key's span is its new events' reach, first_new - F to last_new + B:
     every stored row there is written (the top of reads.sql). -#}
-{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds) %}
+{% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds, written_dates) %}
     {%- set t = settings.order_by -%}
     {%- set dates = [] -%}
-    {%- for day in bounds.partitions -%}
+    {%- for day in written_dates -%}
         {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
     {%- endfor -%}
     {%- set kept_columns = [] -%}
