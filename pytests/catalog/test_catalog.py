@@ -14,6 +14,7 @@ import pytest
 from sqlfluff.core import FluffConfig, Linter
 
 from sqc.paths import ROOT, catalog_families
+from sqc.testing import lint
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import (
     catalog_rows,
@@ -100,18 +101,10 @@ def test_models_lint_clean(built: DbtProject, target: str) -> None:
     assert violations == []
 
 
-# sqlfluff's default rules for SQL the project emits, but for AM04: PIVOT and
-# UNPIVOT select * because their columns come from the data.
-EMITTED_RULES = FluffConfig(
-    configs={"core": {"dialect": "sparksql", "templater": "raw", "exclude_rules": "AM04"}},
-    ignore_local_config=True,
-)
-
-
 def lint_emitted(sql: str, name: str) -> list[str]:
-    """sqlfluff's default rules on SQL text the project emitted."""
-    linted = Linter(config=EMITTED_RULES).lint_string(sql.strip() + "\n", fname=name)
-    return [f"{name}:{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
+    """sqlfluff's default rules (but AM04: PIVOT and UNPIVOT select * because
+    their columns come from the data) on SQL text the project emitted."""
+    return [f"{name}:{v}" for v in lint.violations(sql.strip())]
 
 
 def test_compiled_sql_lints_clean(built: DbtProject, target: str) -> None:

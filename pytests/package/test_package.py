@@ -13,6 +13,7 @@ import yaml
 
 from sqc.paths import INTEGRATION_TESTS, ROOT
 from sqc.testing.dbt_harness import DbtProject
+from sqc.testing.lint import described
 
 CONSUMER = INTEGRATION_TESTS / "consumer"
 OPT_IN = INTEGRATION_TESTS / "opt_in"
@@ -168,7 +169,7 @@ def test_a_model_calling_the_package_lints_with_sqlfluffs_dbt_templater(
     result = linter.lint_paths((str(model),), ignore_files=False)
     (linted,) = result.paths[0].files
     assert "for kind in (\n            'buy' as buy," in linted.templated_file.templated_str
-    assert [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()] == []
+    assert described(linted.get_violations()) == []
 
 
 def test_build_empty(consumer: DbtProject) -> None:

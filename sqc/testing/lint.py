@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from sqlfluff.core import FluffConfig, Linter
 
@@ -18,5 +19,9 @@ def _linter() -> Linter:
 
 def violations(text: str) -> list[str]:
     """Each rule `text` breaks, as 'line: code description'; [] when clean."""
-    linted = _linter().lint_string(text + "\n")
-    return [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in linted.get_violations()]
+    return described(_linter().lint_string(text + "\n").get_violations())
+
+
+def described(found: list[Any]) -> list[str]:
+    """sqlfluff's violations, each as 'line: code description'."""
+    return [f"{v.line_no}: {v.rule_code()} {v.desc()}" for v in found]
