@@ -127,7 +127,13 @@ def test_frames_spark_refuses_are_compile_errors_naming_its_error_class(
         # sum, count, avg of exact types: linear from 8 rows (measured faster there)
         ("'sum(amount)', 'id', preceding=99", True),
         ("'count(*)', 'id', preceding=7", True),
+        ("'sum(units)', 'id', preceding=7", True),
         ("'avg(units)', 'id', preceding=6", False),
+        # decimals add through BigDecimal: slower linear at 8 rows, from 16
+        ("'sum(amount)', 'id', preceding=7", False),
+        ("'avg(amount)', 'id', preceding=14", False),
+        ("'sum(amount)', 'id', preceding=15", True),
+        ("'count(amount)', 'id', preceding=7", True),
         ("'avg(amount)', 'id', preceding=1000, following=1000", True),
         # the frame is already one pass: from unbounded preceding
         ("'sum(amount)', 'id'", False),
