@@ -29,11 +29,11 @@
         {{- spark_query_catalog._sqc_fail(macro_name, side, allowed, value) -}}
     {%- elif modules.re.match("^-?\d+(\.\d+)?$", text) -%}
         {%- set magnitude = text.lstrip("-") -%}
-        {%- if frame_kind == "rows" and "." in magnitude and modules.re.match("^\d+\.0+$", magnitude) is none -%}
-            {{- spark_query_catalog._sqc_fail(macro_name, side,
-                "an integer with frame='rows' (a ROWS frame counts rows)", value) -}}
+        {%- if frame_kind in ["rows", "groups"] and "." in magnitude and modules.re.match("^\d+\.0+$", magnitude) is none -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, side, "an integer with frame='" ~ frame_kind ~ "' (a "
+                ~ frame_kind | upper ~ " frame counts " ~ ("rows" if frame_kind == "rows" else "peer groups") ~ ")", value) -}}
         {%- endif -%}
-        {%- set magnitude = magnitude.split(".")[0] if frame_kind == "rows" else magnitude -%}
+        {%- set magnitude = magnitude.split(".")[0] if frame_kind in ["rows", "groups"] else magnitude -%}
         {%- set position = (magnitude | float) * sign * (-1 if text.startswith("-") else 1) -%}
         {%- if position == 0 -%}
             {%- do result.update({"kind": "current", "sql": "current row", "position": 0}) -%}
@@ -51,7 +51,7 @@
         {%- set interval = spark_query_catalog._sqc_interval(value) -%}
         {%- if frame_kind != "range" -%}
             {{- spark_query_catalog._sqc_fail(macro_name, side,
-                "an integer or 'unbounded' with frame='rows' (intervals need frame='range')", value) -}}
+                "an integer or 'unbounded' with frame='" ~ frame_kind ~ "' (intervals need frame='range')", value) -}}
         {%- endif -%}
         {%- if interval.error is not none -%}
             {{- spark_query_catalog._sqc_fail(macro_name, side, "an interval Spark accepts: " ~ interval.error, value) -}}

@@ -38,8 +38,14 @@
     {%- set order_names = spark_query_catalog._sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
     {%- set partition_names = spark_query_catalog._sqc_string_list(partition_by, macro_name, "partition_by") -%}
     {%- set frame_kind = frame | lower if frame is string else frame -%}
-    {%- if frame_kind not in ["rows", "range"] -%}
-        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows' or 'range'", frame) -}}
+    {#- A GROUPS frame needs its rows' peer groups numbered first: a query
+        of its own (rolling_select), not an expression. -#}
+    {%- if macro_name == "rolling_select" and frame_kind not in ["rows", "range", "groups"] -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows', 'range' or 'groups'", frame) -}}
+    {%- elif macro_name != "rolling_select" and frame_kind not in ["rows", "range"] -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows' or 'range'" ~ (" (a GROUPS frame numbers the"
+            ~ " rows' peer groups first, which takes a query of its own: use rolling_select)"
+            if frame_kind == "groups" and macro_name == "rolling" else ""), frame) -}}
     {%- endif -%}
     {%- if method not in spark_query_catalog._sqc_rolling_methods() -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "method", "one of 'auto', 'native', 'linear'", method) -}}

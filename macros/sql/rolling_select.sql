@@ -46,6 +46,9 @@
     {#- Inside a microbatch batch, over the batch and the rows its frame
         reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
     {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
+    {%- if window.frame_kind == "groups" -%}
+        {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
+    {%- endif -%}
     {%- set query = spark_query_catalog._sqc_rolling_select_query(
         halo.sql if halo is not none else relation_sql, relation, items, window, macro_name
     ) -%}
@@ -53,6 +56,29 @@
         {{- return(query) -}}
     {%- endif -%}
     {{- return("select rolling_batch.*\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
+{% endmacro %}
+
+
+{#- A GROUPS frame (SQL:2011, as PostgreSQL and DuckDB have it; Spark 4.3
+    has none): its offsets count peer groups, the rows with equal order
+    keys. Each row's group is numbered by dense_rank() in the window's
+    order (NULLs a group of their own, as peers), and the frame is the
+    RANGE frame of the same offsets over that number: the rows whose group
+    lies that many groups before or after the row's. Then the number is
+    dropped. -#}
+{% macro _sqc_rolling_groups_sql(relation_sql, relation, items, window) %}
+    {%- set numbered = "select\n    *,\n    dense_rank()" ~ spark_query_catalog._sqc_over_sql(window, "", 4)
+        ~ " as rolling_group\nfrom " ~ relation_sql -%}
+    {%- set groups = dict(window,
+        order_keys=["rolling_group"],
+        frame_kind="range",
+        frame_sql="range between " ~ window.start.sql ~ " and " ~ window.end.sql,
+        key={"kind": "integral", "type": "int", "scale": 0, "ntz": false, "sql": "rolling_group"}
+    ) -%}
+    {%- set query = spark_query_catalog._sqc_rolling_select_query(
+        "(\n" ~ numbered | indent(4, first=true) ~ "\n) as rolling_groups", relation, items, groups, "rolling_select"
+    ) -%}
+    {{- return("select * except (rolling_group)\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_grouped") -}}
 {% endmacro %}
 
 

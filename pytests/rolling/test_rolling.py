@@ -214,6 +214,78 @@ def test_linear_forms_equal_the_native_frame_and_the_reference(
             assert linear == expected, LINEAR[index]
 
 
+# GROUPS frames: (order key, preceding, following, method). Keys tie often
+# (about 19 values a partition) and may be NULL.
+GROUPS = [
+    ("k", 2, 0, "auto"), ("k", 1, 1, "linear"), ("k desc", 0, 2, "auto"),
+    ("k", "unbounded", 0, "auto"), ("k nulls last", 3, -1, "linear"), ("k", -1, 2, "auto"),
+    ("k", 1, "unbounded", "auto"),
+]  # fmt: skip
+GROUP_AGGREGATES = {
+    "s": "sum(v)", "n": "count(*)", "m": "max(v)", "d": "count(distinct v)", "a": "avg(dv)",
+}  # fmt: skip
+LINEAR_ALIASES = ("s", "n", "a")  # method='linear': those with a linear form
+
+
+def _group_aggregates(method: str) -> dict[str, str]:
+    return {
+        alias: sql for alias, sql in GROUP_AGGREGATES.items()
+        if method != "linear" or alias in LINEAR_ALIASES
+    }  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def groups_sql(rolling_view: DbtProject) -> str:
+    """One query: each GROUPS frame's rolling_select, joined by row_id."""
+    ctes, columns = [], []
+    for index, (key, preceding, following, method) in enumerate(GROUPS):
+        aggregates = {f"g{index}_{alias}": sql for alias, sql in _group_aggregates(method).items()}
+        call = (
+            f"rolling_select('{VIEW}', {aggregates!r}, '{key}', partition_by='p', "
+            f"frame='groups', preceding={preceding!r}, following={following!r}, method='{method}')"
+        )
+        ctes.append(f"g{index} as ({{{{ spark_query_catalog.{call} }}}})")
+        columns += [f"g{index}.g{index}_{alias}" for alias in _group_aggregates(method)]
+    joins = " ".join(f"join g{i} using (row_id)" for i in range(1, len(GROUPS)))
+    return rolling_view.compile_inline(
+        f"with {', '.join(ctes)} select g0.row_id, {', '.join(columns)} from g0 {joins}"
+    )
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=10)
+@given(keys=tables_strategy)
+def test_groups_frames_count_peer_groups(
+    rolling_view: DbtProject, groups_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """frame='groups' (SQL:2011, which Spark 4.3 lacks): offsets count groups
+    of peers (equal keys; NULL keys are peers too), ascending, descending and
+    NULLs last, frames wholly before or after the row's group and unbounded
+    ends, native and linear: each row's sum, count, max, distinct count and
+    avg equal the reference's GROUPS frame."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(groups_sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    for index, (key, preceding, following, method) in enumerate(GROUPS):
+        start = None if preceding == "unbounded" else -preceding
+        end = None if following == "unbounded" else following
+        for alias, aggregate in _group_aggregates(method).items():
+            name, argument = re.match(r"(\w+)\((?:distinct )?(.*)\)", aggregate).groups()
+            column = "v" if argument == "*" else argument
+            function = {"count": "count_rows" if argument == "*" else "count"}.get(name, name)
+            frame_rows = [
+                reference.FrameRow(r[0], r[1], r[2], _reference_key(r, column)) for r in rows
+            ]
+            expected = reference.frame_aggregate(
+                frame_rows, "count_distinct" if "distinct" in aggregate else function, "groups",
+                start, end, descending=" desc" in key,
+                nulls_first=False if "nulls last" in key else None,
+                decimal_scale=2 if column == "dv" else None,
+            )  # fmt: skip
+            actual = {row_id: values[f"g{index}_{alias}"] for row_id, values in got.items()}
+            assert actual == expected, (GROUPS[index], aggregate)
+
+
 EXTREMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (7, 2), (0, 0), (2, 30), (40, 40)]
 
 

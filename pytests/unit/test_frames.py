@@ -6,6 +6,8 @@ refuses it at compile time, naming Spark's error class."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sqc.testing.jinja import Library
@@ -280,3 +282,77 @@ def test_a_microbatch_halo_needs_a_length_of_time(preceding: str, needed: str) -
     )  # fmt: skip
     message = library.error("_sqc_batch_halo", _CutRelation(), window, "rolling_select")
     assert f"it needs {needed}" in message, message
+
+
+def test_a_groups_frame_is_a_range_over_numbered_peer_groups(
+    library: Library, lints_clean: Callable[[str], None]
+) -> None:
+    """frame='groups': each row's peer group numbered by dense_rank() in the
+    window's order (several order keys allowed), the frame the RANGE of the
+    same offsets over that number, the number dropped. Native under `auto`,
+    as a numeric RANGE (its rows per frame depend on the data)."""
+    sql = library.render(
+        "{{ rolling_select('pytest.keys', {'amount_3d': 'sum(amount)'}, ['day', 'at desc'], "
+        "partition_by='label', frame='groups', preceding=2, following=0) }}"
+    )
+    lints_clean(sql.replace("at desc", "at"))  # mixed directions are the caller's (AM03)
+    assert sql.startswith("select * except (rolling_group)\nfrom (\n")
+    assert (
+        "        select\n            *,\n            dense_rank() over (\n"
+        "                partition by label\n                order by day, at desc\n"
+        "            ) as rolling_group\n        from pytest.keys\n    ) as rolling_groups\n"
+    ) in sql
+    assert (
+        "sum(amount) over (\n            partition by label\n            order by rolling_group\n"
+        "            range between 2 preceding and current row\n        ) as amount_3d"
+    ) in sql
+    assert sql.endswith(") as rolling_grouped")
+    linear = library.render(
+        "{{ rolling_select('pytest.keys', {'amount_3d': 'sum(amount)'}, 'day', "
+        "partition_by='label', frame='groups', preceding=2, method='linear') }}"
+    )
+    assert "range between unbounded preceding and 3 preceding" in linear
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            "rolling('sum(amount)', 'day', partition_by='label', frame='groups', preceding=2)",
+            "rolling: argument `frame` must be 'rows' or 'range' (a GROUPS frame numbers the"
+            " rows' peer groups first, which takes a query of its own: use rolling_select)."
+            " Got: 'groups'",
+        ),
+        (
+            "rolling_select('pytest.keys', {'a': 'sum(amount)'}, 'day', frame='groups', "
+            "preceding='2 days')",
+            "argument `preceding` must be an integer or 'unbounded' with frame='groups'"
+            " (intervals need frame='range'). Got: '2 days'",
+        ),
+        (
+            "rolling_select('pytest.keys', {'a': 'sum(amount)'}, 'day', frame='groups', "
+            "preceding=1.5)",
+            "argument `preceding` must be an integer with frame='groups' (a GROUPS frame"
+            " counts peer groups). Got: 1.5",
+        ),
+        (
+            "rolling_select('pytest.keys', {'a': 'sum(amount)'}, 'day', frame='group')",
+            "rolling_select: argument `frame` must be 'rows', 'range' or 'groups'. Got: 'group'",
+        ),
+    ],
+)
+def test_groups_frames_are_rolling_selects_and_count_whole_groups(
+    library: Library, call: str, words: str
+) -> None:
+    assert words in library.render_error("{{ " + call + " }}")
+
+
+def test_a_microbatch_halo_is_not_taken_over_groups() -> None:
+    """Inside a batch, only a RANGE frame over the event time has a halo."""
+    library = Library()
+    window = library.call(
+        "_sqc_rolling_window", "rolling_select", "sum(amount)", "event_at", "user_id",
+        "groups", 2, 0, None, "auto",
+    )  # fmt: skip
+    message = library.error("_sqc_batch_halo", _CutRelation(), window, "rolling_select")
+    assert "it needs frame='range' with order_by='event_at'" in message, message

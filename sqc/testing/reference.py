@@ -125,6 +125,9 @@ def frame_aggregate(
     Rows are ordered by key within their partition (ROWS frames need keys
     that do not tie). `start` and `end` are offsets from the current row (a
     negative offset is before it) or None for unbounded. ROWS counts rows;
+    GROUPS counts peer groups (SQL:2011, as PostgreSQL has it: rows with
+    equal keys are one group, NULL keys one group too, and a frame holds
+    the rows whose group lies from `start` to `end` groups from the row's);
     RANGE compares keys: a row is in the frame when its key lies between the
     current key plus `start` and plus `end` (reversed for a descending
     order); a NULL key's frame is every NULL-key row of its partition, up to
@@ -145,8 +148,16 @@ def frame_aggregate(
                          reverse=descending)  # fmt: skip
         nulls = [r for r in members if r.key is None]
         ordered = nulls + present if nulls_first else present + nulls
+        groups = _peer_groups(ordered)
         for index, row in enumerate(ordered):
-            if frame == "rows":
+            if frame == "groups":
+                low = 0 if start is None else groups[index] + start
+                high = groups[-1] if end is None else groups[index] + end
+                chosen = [
+                    other for other, group in zip(ordered, groups, strict=True)
+                    if low <= group <= high
+                ]  # fmt: skip
+            elif frame == "rows":
                 low = 0 if start is None else max(index + start, 0)
                 high = len(ordered) - 1 if end is None else index + end
                 chosen = ordered[low : high + 1] if low <= high else []
@@ -162,6 +173,15 @@ def frame_aggregate(
                 ]  # fmt: skip
             result[row.row_id] = _aggregate(aggregate, chosen, decimal_scale)
     return result
+
+
+def _peer_groups(ordered: Sequence[FrameRow]) -> list[int]:
+    """Each row's peer group, numbered from 0 along `ordered`."""
+    groups: list[int] = []
+    for index, row in enumerate(ordered):
+        new = index > 0 and row.key != ordered[index - 1].key
+        groups.append(0 if index == 0 else groups[-1] + new)
+    return groups
 
 
 def _in_range(
