@@ -371,3 +371,17 @@ def test_block_extremes_add_no_shuffle(rolling_view: DbtProject, plan_table: str
     )
     assert "_from_block_start" in sql
     assert _exchanges(rolling_view, sql) == 1
+
+
+def test_a_groups_frame_adds_no_shuffle(rolling_view: DbtProject, plan_table: str) -> None:
+    """The peer groups are numbered over the window's own partitioning: one
+    Exchange, as for the same frame in ROWS."""
+    counts = []
+    for frame in ("rows", "groups"):
+        sql = rolling_view.compile_inline(
+            f"{{{{ spark_query_catalog.rolling_select('{plan_table}', {{'s': 'sum(v)'}}, 'k', "
+            f"partition_by='p', frame='{frame}', preceding=2, method='native') }}}}"
+        )
+        assert ("dense_rank()" in sql) == (frame == "groups")
+        counts.append(_exchanges(rolling_view, sql))
+    assert counts == [1, 1]
