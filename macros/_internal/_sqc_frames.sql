@@ -29,11 +29,12 @@
         {{- spark_query_catalog._sqc_fail(macro_name, side, allowed, value) -}}
     {%- elif modules.re.match("^-?\d+(\.\d+)?$", text) -%}
         {%- set magnitude = text.lstrip("-") -%}
-        {%- if frame_kind in ["rows", "groups"] and "." in magnitude and modules.re.match("^\d+\.0+$", magnitude) is none -%}
+        {%- set counted = frame_kind in ["rows", "groups"] -%}
+        {%- if counted and "." in magnitude and modules.re.match("^\d+\.0+$", magnitude) is none -%}
             {{- spark_query_catalog._sqc_fail(macro_name, side, "an integer with frame='" ~ frame_kind ~ "' (a "
                 ~ frame_kind | upper ~ " frame counts " ~ ("rows" if frame_kind == "rows" else "peer groups") ~ ")", value) -}}
         {%- endif -%}
-        {%- set magnitude = magnitude.split(".")[0] if frame_kind in ["rows", "groups"] else magnitude -%}
+        {%- set magnitude = magnitude.split(".")[0] if counted else magnitude -%}
         {%- set position = (magnitude | float) * sign * (-1 if text.startswith("-") else 1) -%}
         {%- if position == 0 -%}
             {%- do result.update({"kind": "current", "sql": "current row", "position": 0}) -%}

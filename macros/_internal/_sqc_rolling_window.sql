@@ -40,12 +40,11 @@
     {%- set frame_kind = frame | lower if frame is string else frame -%}
     {#- A GROUPS frame needs its rows' peer groups numbered first: a query
         of its own (rolling_select), not an expression. -#}
-    {%- if macro_name == "rolling_select" and frame_kind not in ["rows", "range", "groups"] -%}
-        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows', 'range' or 'groups'", frame) -}}
-    {%- elif macro_name != "rolling_select" and frame_kind not in ["rows", "range"] -%}
-        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'rows' or 'range'" ~ (" (a GROUPS frame numbers the"
-            ~ " rows' peer groups first, which takes a query of its own: use rolling_select)"
-            if frame_kind == "groups" and macro_name == "rolling" else ""), frame) -}}
+    {%- set frame_kinds = ["rows", "range", "groups"] if macro_name == "rolling_select" else ["rows", "range"] -%}
+    {%- if frame_kind not in frame_kinds -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "frame", "'" ~ frame_kinds[:-1] | join("', '") ~ "' or '"
+            ~ frame_kinds[-1] ~ "'" ~ (" (a GROUPS frame numbers the rows' peer groups first, which takes a query of"
+            ~ " its own: use rolling_select)" if frame_kind == "groups" and macro_name == "rolling" else ""), frame) -}}
     {%- endif -%}
     {%- if method not in spark_query_catalog._sqc_rolling_methods() -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "method", "one of 'auto', 'native', 'linear'", method) -}}

@@ -272,13 +272,16 @@ def test_groups_frames_count_peer_groups(
         for alias, aggregate in _group_aggregates(method).items():
             name, argument = re.match(r"(\w+)\((?:distinct )?(.*)\)", aggregate).groups()
             column = "v" if argument == "*" else argument
-            function = {"count": "count_rows" if argument == "*" else "count"}.get(name, name)
+            function = (
+                "count_distinct" if "distinct" in aggregate
+                else "count_rows" if argument == "*"
+                else name
+            )  # fmt: skip
             frame_rows = [
                 reference.FrameRow(r[0], r[1], r[2], _reference_key(r, column)) for r in rows
             ]
             expected = reference.frame_aggregate(
-                frame_rows, "count_distinct" if "distinct" in aggregate else function, "groups",
-                start, end, descending=" desc" in key,
+                frame_rows, function, "groups", start, end, descending=" desc" in key,
                 nulls_first=False if "nulls last" in key else None,
                 decimal_scale=2 if column == "dv" else None,
             )  # fmt: skip

@@ -6,6 +6,7 @@ Written from Spark's documented semantics, not from the macros.
 from __future__ import annotations
 
 import calendar
+import itertools
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -148,7 +149,7 @@ def frame_aggregate(
                          reverse=descending)  # fmt: skip
         nulls = [r for r in members if r.key is None]
         ordered = nulls + present if nulls_first else present + nulls
-        groups = _peer_groups(ordered)
+        groups = _peer_groups(ordered) if frame == "groups" else []
         for index, row in enumerate(ordered):
             if frame == "groups":
                 low = 0 if start is None else groups[index] + start
@@ -176,11 +177,11 @@ def frame_aggregate(
 
 
 def _peer_groups(ordered: Sequence[FrameRow]) -> list[int]:
-    """Each row's peer group, numbered from 0 along `ordered`."""
+    """Each row's peer group, numbered from 0 along `ordered` (NULL keys
+    are peers of each other)."""
     groups: list[int] = []
-    for index, row in enumerate(ordered):
-        new = index > 0 and row.key != ordered[index - 1].key
-        groups.append(0 if index == 0 else groups[-1] + new)
+    for number, (_, peers) in enumerate(itertools.groupby(ordered, key=lambda r: r.key)):
+        groups += [number] * len(list(peers))
     return groups
 
 
