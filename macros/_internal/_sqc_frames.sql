@@ -82,10 +82,9 @@
 {% endmacro %}
 
 
-{#- Spark refuses a frame whose start comes after its end
-    (DATATYPE_MISMATCH.SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON), and one whose
-    two bounds have different types: a number and an interval, or intervals of
-    different fields ('36 hours' and '1 day'; SPECIFIED_WINDOW_FRAME_DIFF_TYPES). -#}
+{#- Spark refuses a frame whose two bounds have different types: a number
+    and an interval, or intervals of different fields ('36 hours' and
+    '1 day'; SPECIFIED_WINDOW_FRAME_DIFF_TYPES). -#}
 {% macro _sqc_check_frame_order(start, end, preceding, following, macro_name="rolling") %}
     {%- set kinds = [start.kind, end.kind] -%}
     {%- if ("offset" in kinds and "interval" in kinds) or (kinds == ["interval", "interval"]
@@ -99,13 +98,32 @@
             ~ types | join(", ") ~ "): give both bounds the same units, e.g. '36 hours' and '12 hours'"
             ~ " (Spark: SPECIFIED_WINDOW_FRAME_DIFF_TYPES).") -}}
     {%- endif -%}
-    {%- if spark_query_catalog._sqc_comparable_bounds(start, end) and start.position > end.position -%}
-        {{- spark_query_catalog._sqc_error(macro_name, "the frame starts after it ends: `preceding` "
-            ~ spark_query_catalog._sqc_repr(preceding) ~ " is later than `following` "
-            ~ spark_query_catalog._sqc_repr(following)
-            ~ ". Use a smaller `preceding` or a larger `following`"
-            ~ " (Spark: SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON).") -}}
+{% endmacro %}
+
+
+{#- Whether a frame starts after it ends, and so is empty for every row
+    (SQL's rule, as PostgreSQL and DuckDB apply it; Spark refuses such a
+    frame: SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON). -#}
+{% macro _sqc_frame_is_empty(start, end) %}
+    {{- return(spark_query_catalog._sqc_comparable_bounds(start, end) and start.position > end.position) -}}
+{% endmacro %}
+
+
+{#- With no order key every row is a peer of every other (SQL's rule):
+    RANGE and GROUPS frames of unbounded and current-row bounds span the
+    partition, and an offset has nothing to measure. A ROWS frame would
+    take rows in whatever order Spark reads them. -#}
+{% macro _sqc_check_unordered_frame(start, end, frame_kind, order_by, macro_name="rolling") %}
+    {%- if frame_kind == "rows" -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "order_by", "a column name or a non-empty list of them with"
+            ~ " frame='rows' (a ROWS frame over unordered rows would depend on the order Spark reads them;"
+            ~ " frame='range' with no order key spans each partition)", order_by) -}}
     {%- endif -%}
+    {%- for bound in [start, end] if bound.kind in ["offset", "interval"] -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "order_by", "an order key for a frame with an offset ("
+            ~ bound.sql ~ "): with none every row is a peer of every other, and an offset has nothing to"
+            ~ " measure; or `preceding` and `following` of 'unbounded' or 'current row'", order_by) -}}
+    {%- endfor -%}
 {% endmacro %}
 
 

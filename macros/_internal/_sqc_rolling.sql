@@ -58,7 +58,9 @@
     {%- if window.partition_clause -%}
         {%- do clauses.append(window.partition_clause) -%}
     {%- endif -%}
-    {%- do clauses.append("order by " ~ window.order_keys | join(", ")) -%}
+    {%- if window.order_keys -%}
+        {%- do clauses.append("order by " ~ window.order_keys | join(", ")) -%}
+    {%- endif -%}
     {%- if frame_sql and frame_sql | length > 56 -%}
         {#- A long frame clause: its end on a line of its own. -#}
         {%- set split = frame_sql.rsplit(" and ", 1) -%}
@@ -68,6 +70,47 @@
     {%- endif -%}
     {%- set inner = "\n" ~ " " * (margin + 4) -%}
     {{- return(" over (" ~ inner ~ clauses | join(inner) ~ "\n" ~ " " * margin ~ ")") -}}
+{% endmacro %}
+
+
+{#- `call` (an aggregate call, as written) over the window. Two windows
+    take Spark's frame whatever the aggregate, with no frame clause of their
+    own (Spark refuses both):
+      no order key    every row is a peer of every other (SQL's rule), so a
+                      RANGE or GROUPS frame of unbounded and current-row
+                      bounds spans the partition: Spark's unordered window;
+      an empty frame  its start after its end: empty for every row, but for
+                      a NULL key's row in RANGE, whose offsets reach its
+                      NULL peers (as in PostgreSQL, DuckDB and Spark's own
+                      RANGE frames). The aggregate keeps its type and its
+                      value over no rows (NULL, or 0 for a count) from a
+                      FILTER that lets no row (or only NULL keys) in. Not
+                      `filter (where false)`: Spark folds that into a
+                      literal, which its window operator then refuses
+                      (INTERNAL_ERROR "Unsupported window function"). -#}
+{% macro _sqc_window_call_sql(call, window, margin) %}
+    {%- if not window.order_keys -%}
+        {{- return(call ~ spark_query_catalog._sqc_over_sql(window, "", margin)) -}}
+    {%- elif window.empty and window.frame_kind == "range" -%}
+        {{- return(call ~ " filter (where " ~ window.key.sql ~ " is null)"
+            ~ spark_query_catalog._sqc_over_sql(window, "range between current row and current row", margin)) -}}
+    {%- elif window.empty -%}
+        {{- return(call ~ " filter (where " ~ window.key.sql ~ " is null and " ~ window.key.sql ~ " is not null)"
+            ~ spark_query_catalog._sqc_over_sql(dict(window, order_keys=[]), "", margin)) -}}
+    {%- endif -%}
+    {{- return(call ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, margin)) -}}
+{% endmacro %}
+
+
+{#- Why `window` is taken as Spark's frame whatever the aggregate (an empty
+    frame, or no order key: _sqc_window_call_sql), or none. -#}
+{% macro _sqc_plain_window_reason(window) %}
+    {%- if not window.order_keys -%}
+        {{- return("a window with no order key spans its partition, which Spark computes in one pass") -}}
+    {%- elif window.empty -%}
+        {{- return("the frame starts after it ends, so it is empty") -}}
+    {%- endif -%}
+    {{- return(none) -}}
 {% endmacro %}
 
 

@@ -47,7 +47,8 @@
         {{- return(none) -}}
     {%- endif -%}
     {%- set field = cut.field_name -%}
-    {%- set key = spark_query_catalog._sqc_key_head(window.order_keys[0]) | replace("`", "") | lower -%}
+    {%- set order_key = window.order_keys[0] if window.order_keys else none -%}
+    {%- set key = spark_query_catalog._sqc_key_head(order_key or "") | replace("`", "") | lower -%}
     {%- set needed = none -%}
     {%- if window.frame_kind != "range" or key != field | replace("`", "") | lower -%}
         {%- set needed = "frame='range' with order_by=" ~ spark_query_catalog._sqc_repr(field) -%}
@@ -66,7 +67,7 @@
             ~ " would see none of the rows beyond it. rolling_select reads those rows itself for a RANGE frame over"
             ~ " the event_time column with a reach of fixed length: it needs " ~ needed ~ " (got frame="
             ~ spark_query_catalog._sqc_repr(window.frame_kind) ~ ", order_by="
-            ~ spark_query_catalog._sqc_repr(window.order_keys[0]) ~ ", " ~ window.frame_sql
+            ~ spark_query_catalog._sqc_repr(order_key) ~ ", " ~ window.frame_sql
             ~ "). Or read the whole relation: ref(...).render().") -}}
     {%- endif -%}
     {#- The reach back and forward, in seconds, and a day more for a day

@@ -70,11 +70,12 @@
 
 
 {#- Spark's own frame: the set of the frame's values, counted. A bigint, as
-    count(distinct) is. -#}
+    count(distinct) is: bigint(...), where cast(... as bigint) would read to
+    sqlfluff as a plain column (ST06) among the other aggregates. -#}
 {% macro _sqc_native_distinct_sql(distinct, window, margin) %}
     {%- set value = spark_query_catalog._sqc_indented(spark_query_catalog._sqc_distinct_value_sql(distinct.arguments), margin) -%}
-    {{- return("cast(size(collect_set(" ~ value ~ ")"
-        ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, margin) ~ ") as bigint)") -}}
+    {{- return("bigint(size(" ~ spark_query_catalog._sqc_window_call_sql("collect_set(" ~ value ~ ")", window, margin)
+        ~ "))") -}}
 {% endmacro %}
 
 
@@ -119,7 +120,7 @@
     RANGE frame with an interval bound (as for sums: how many rows a
     numeric RANGE frame holds depends on the data). -#}
 {% macro _sqc_distinct_is_linear(window, macro_name, helpers) %}
-    {%- if not execute -%}
+    {%- if not execute or spark_query_catalog._sqc_plain_window_reason(window) is not none -%}
         {{- return(false) -}}
     {%- endif -%}
     {%- set reason = spark_query_catalog._sqc_distinct_linear_reason(window, helpers) -%}

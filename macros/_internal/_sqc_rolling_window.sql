@@ -29,13 +29,14 @@
 
 
 {#- The window of rolling or rolling_select, every argument checked:
-    {partition_keys, partition_clause, order_keys, frame_kind, start, end,
-     frame_sql, columns, key (the RANGE order key's class, scale, sql), method} -#}
+    {partition_keys, partition_clause, order_keys (none: every row a peer),
+     frame_kind, start, end, frame_sql, empty (the frame starts after it
+     ends), columns, key (the RANGE order key's class, scale, sql), method} -#}
 {% macro _sqc_rolling_window(macro_name, expression, order_by, partition_by, frame, preceding, following, relation, method) %}
     {%- if expression is not string or expression | trim == "" -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "expression", "a SQL aggregate or window function, e.g. 'sum(amount)'", expression) -}}
     {%- endif -%}
-    {%- set order_names = spark_query_catalog._sqc_string_list(order_by, macro_name, "order_by", allow_empty=false) -%}
+    {%- set order_names = spark_query_catalog._sqc_string_list(order_by, macro_name, "order_by") -%}
     {%- set partition_names = spark_query_catalog._sqc_string_list(partition_by, macro_name, "partition_by") -%}
     {%- set frame_kind = frame | lower if frame is string else frame -%}
     {#- A GROUPS frame needs its rows' peer groups numbered first: a query
@@ -69,10 +70,13 @@
         {{- spark_query_catalog._sqc_fail(macro_name, "order_by",
             "a single order key with frame='range' (a RANGE frame measures distance on one key)", order_by) -}}
     {%- endif -%}
+    {%- if not order_keys -%}
+        {%- do spark_query_catalog._sqc_check_unordered_frame(start, end, frame_kind, order_by, macro_name) -%}
+    {%- endif -%}
     {%- do spark_query_catalog._sqc_check_frame_order(start, end, preceding, following, macro_name) -%}
     {%- set key = {"kind": none, "type": none, "scale": 0, "ntz": false,
-        "sql": spark_query_catalog._sqc_key_head(order_keys[0])} -%}
-    {%- if frame_kind == "range" -%}
+        "sql": spark_query_catalog._sqc_key_head(order_keys[0]) if order_keys else none} -%}
+    {%- if frame_kind == "range" and order_keys -%}
         {%- set key_type = spark_query_catalog._sqc_key_type(order_keys[0], columns) -%}
         {%- set offsets = [start, end] | selectattr("kind", "in", ["offset", "interval"]) | list -%}
         {%- if offsets | length > 0 -%}
@@ -95,6 +99,7 @@
         "start": start,
         "end": end,
         "frame_sql": frame_kind ~ " between " ~ start.sql ~ " and " ~ end.sql,
+        "empty": spark_query_catalog._sqc_frame_is_empty(start, end),
         "columns": columns,
         "key": key,
         "method": method
@@ -116,9 +121,10 @@
     {%- set end = window.end -%}
     {%- set result = {"linear": false, "exact": false, "argument_type": none, "guard": none} -%}
     {#- Frames Spark already evaluates in one pass: from unbounded preceding,
-        or the whole partition. While dbt parses, types are not known yet:
-        whether there is a linear form is decided when the model compiles. -#}
-    {%- if start.kind == "unbounded" or not execute -%}
+        the whole partition, or none (an empty frame). While dbt parses,
+        types are not known yet: whether there is a linear form is decided
+        when the model compiles. -#}
+    {%- if start.kind == "unbounded" or not execute or spark_query_catalog._sqc_plain_window_reason(window) is not none -%}
         {{- return(result) -}}
     {%- endif -%}
     {%- set reason = none -%}

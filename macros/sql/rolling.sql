@@ -23,7 +23,9 @@
     Compile errors: offsets Spark refuses for the order key's type (an
     interval over a numeric key, hours over a date, a number over a
     timestamp), RANGE with several order keys, intervals with ROWS, intervals
-    mixing months with days, and a frame that starts after it ends.
+    mixing months with days, and an offset or a ROWS frame with no order
+    key. A frame that starts after it ends is empty, as in SQL, and with
+    no order key a RANGE frame spans the partition (_sqc_window_call_sql).
 
     Example:
         {{ rolling('sum(level)', 'id', partition_by='device', frame='range',
@@ -65,6 +67,7 @@
     {%- if plan.linear -%}
         {{- return(spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)) -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_median_as_percentile(expression) | trim
-        ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)) -}}
+    {{- return(spark_query_catalog._sqc_window_call_sql(
+        spark_query_catalog._sqc_median_as_percentile(expression) | trim, window, 4
+    )) -}}
 {% endmacro %}

@@ -46,7 +46,7 @@
     {#- Inside a microbatch batch, over the batch and the rows its frame
         reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
     {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
-    {%- if window.frame_kind == "groups" -%}
+    {%- if window.frame_kind == "groups" and spark_query_catalog._sqc_plain_window_reason(window) is none -%}
         {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
     {%- endif -%}
     {%- set query = spark_query_catalog._sqc_rolling_select_query(
@@ -135,8 +135,8 @@
             {%- elif plan.linear -%}
                 {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
             {%- else -%}
-                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_median_as_percentile(item.sql)
-                    ~ spark_query_catalog._sqc_over_sql(window, window.frame_sql, 4)}) -%}
+                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_window_call_sql(
+                    spark_query_catalog._sqc_median_as_percentile(item.sql), window, 4)}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}

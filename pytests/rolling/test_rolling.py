@@ -9,6 +9,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+import duckdb
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -287,6 +288,96 @@ def test_groups_frames_count_peer_groups(
             )  # fmt: skip
             actual = {row_id: values[f"g{index}_{alias}"] for row_id, values in got.items()}
             assert actual == expected, (GROUPS[index], aggregate)
+
+
+# Frames Spark refuses, as SQL defines them: (frame, order key or none,
+# preceding, following). GROUPS frames; frames that start after they end
+# (empty, but for a NULL key's peers in RANGE); and windows with no order
+# key, where every row is a peer of every other.
+GRAMMAR = [
+    ("groups", "k", 2, 0), ("groups", "k desc", 0, 2), ("groups", "k nulls last", 3, -1),
+    ("groups", "k", 1, "unbounded"), ("rows", "row_id", 1, -2), ("range", "k", 1, -3),
+    ("groups", "k desc", 2, -4), ("range", None, "unbounded", 0), ("groups", None, 0, 0),
+    ("range", None, 0, "unbounded"),
+]  # fmt: skip
+GRAMMAR_AGGREGATES = {
+    "s": "sum(v)", "n": "count(*)", "c": "count(v)", "lo": "min(v)", "hi": "max(v)",
+    "d": "count(distinct v)", "a": "avg(dv)",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def grammar_sql(rolling_view: DbtProject) -> str:
+    """One query: each GRAMMAR frame's rolling_select, joined by row_id."""
+    ctes, columns = [], []
+    for index, (frame, key, preceding, following) in enumerate(GRAMMAR):
+        aggregates = {f"f{index}_{alias}": sql for alias, sql in GRAMMAR_AGGREGATES.items()}
+        call = (
+            f"rolling_select('{VIEW}', {aggregates!r}, {[key] if key else []!r}, partition_by='p', "
+            f"frame='{frame}', preceding={preceding!r}, following={following!r})"
+        )
+        ctes.append(f"f{index} as ({{{{ spark_query_catalog.{call} }}}})")
+        columns += [f"f{index}.f{index}_{alias}" for alias in GRAMMAR_AGGREGATES]
+    joins = " ".join(f"join f{i} using (row_id)" for i in range(1, len(GRAMMAR)))
+    return rolling_view.compile_inline(
+        f"with {', '.join(ctes)} select f0.row_id, {', '.join(columns)} from f0 {joins}"
+    )
+
+
+def _duckdb_bound(value: Any, side: str) -> str:
+    if value == "unbounded":
+        return f"unbounded {side}"
+    if value == 0:
+        return "current row"
+    other = "following" if side == "preceding" else "preceding"
+    return f"{value} {side}" if value > 0 else f"{-value} {other}"
+
+
+def _duckdb_sql(frame: str, key: str | None, preceding: Any, following: Any) -> str:
+    """The same windows in DuckDB, with Spark's NULL order made explicit
+    (NULLs first ascending, last descending; DuckDB puts them last)."""
+    order = ""
+    if key:
+        nulls = "" if "nulls" in key else " nulls last" if key.endswith("desc") else " nulls first"
+        order = f" order by {key}{nulls}"
+    window = (
+        f"over (partition by p{order} {frame} between {_duckdb_bound(preceding, 'preceding')}"
+        f" and {_duckdb_bound(following, 'following')})"
+    )
+    columns = ", ".join(f"{sql} {window} as {alias}" for alias, sql in GRAMMAR_AGGREGATES.items())
+    return f"select row_id, {columns} from t"
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
+@given(keys=tables_strategy)
+def test_frames_spark_lacks_equal_duckdb(
+    rolling_view: DbtProject, grammar_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """GROUPS frames, frames that start after they end and windows with no
+    order key, over random partitions with NULL keys, ties and NULL values:
+    every aggregate equals DuckDB's window on the same rows (avg of
+    decimals: Spark rounds it to 6 places, DuckDB gives a double, so to 1e-6)."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(grammar_sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    engine = duckdb.connect()
+    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
+    if rows:  # DuckDB refuses executemany of no rows
+        engine.executemany(
+            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
+        )
+    for index, case in enumerate(GRAMMAR):
+        result = engine.execute(_duckdb_sql(*case))
+        names = [column[0] for column in result.description]
+        for row in result.fetchall():
+            expected = dict(zip(names, row, strict=True))
+            for alias in GRAMMAR_AGGREGATES:
+                actual = got[expected["row_id"]][f"f{index}_{alias}"]
+                if alias == "a" and actual is not None:
+                    assert float(actual) == pytest.approx(expected[alias], abs=1e-6), (case, alias)
+                else:
+                    assert actual == expected[alias], (case, alias, expected["row_id"])
 
 
 EXTREMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (7, 2), (0, 0), (2, 30), (40, 40)]

@@ -3,6 +3,8 @@ allowed and what was given: the macros rendered with dbt's Jinja, no Spark."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sqc.testing.jinja import Library
@@ -104,7 +106,20 @@ CASES = [
     ),
     # rolling
     ("rolling('', 'id')", "rolling", "expression", []),
-    ("rolling('sum(x)', [])", "rolling", "order_by", []),
+    ("rolling('sum(x)', [])", "rolling", "order_by", ["with frame='rows'"]),
+    (
+        "rolling('sum(x)', [], partition_by='k', frame='range', preceding=2)",
+        "rolling",
+        "order_by",
+        ["an order key for a frame with an offset (2 preceding)"],
+    ),
+    (
+        "rolling_select('{e}', {{'n': 'count(*)'}}, none, partition_by='user_id', frame='groups', "
+        "following=1)",
+        "rolling_select",
+        "order_by",
+        ["an order key for a frame with an offset (1 following)"],
+    ),
     ("rolling('sum(x)', 'id', frame='groups')", "rolling", "frame", ["'rows' or 'range'"]),
     ("rolling('sum(x)', 'id', preceding=1.5)", "rolling", "preceding", ["integer"]),
     ("rolling('sum(x)', 'id', following='soon')", "rolling", "following", []),
@@ -162,16 +177,40 @@ def test_bad_input_is_a_clear_compile_error(
     ("preceding", "following"),
     [(-3, 1), (0, -1), (-1, "0"), (-2, -3), (0, "-4")],
 )
-def test_frame_starting_after_it_ends_is_an_error(
+def test_a_frame_starting_after_it_ends_is_empty(
     library: Library, preceding: object, following: object
 ) -> None:
-    message = library.render_error(
+    """SQL's rule (PostgreSQL, DuckDB), where Spark refuses the frame: the
+    aggregate over no rows, its type kept by a FILTER that lets none in."""
+    compiled = library.render(
         "{{ rolling('sum(x)', 'id', partition_by='k', "
         f"preceding={preceding!r}, following={following!r}) }}}}"
     )
-    assert "spark_query_catalog.rolling:" in message
-    assert "the frame starts after it ends" in message
-    assert "`preceding`" in message and "`following`" in message
+    assert " ".join(compiled.split()) == (
+        "sum(x) filter (where id is null and id is not null) over ( partition by k )"
+    )
+
+
+@pytest.mark.parametrize(
+    ("frame", "preceding", "following"),
+    [("range", "unbounded", 0), ("groups", 0, 0), ("range", "unbounded", "unbounded")],
+)
+def test_with_no_order_key_every_row_is_a_peer(
+    library: Library, frame: str, preceding: object, following: object,
+    lints_clean: Callable[[str], None],
+) -> None:  # fmt: skip
+    """A RANGE or GROUPS frame of unbounded and current-row bounds spans the
+    partition (Spark refuses a RANGE frame clause with no order key)."""
+    compiled = library.render(
+        "{{ rolling_select('pytest.events', {'n': 'count(*)', 'd': 'count(distinct amount)'}, [], "
+        f"partition_by='user_id', frame='{frame}', preceding={preceding!r}, "
+        f"following={following!r}) }}}}"
+    )
+    lints_clean(compiled)
+    assert " ".join(compiled.split()) == (
+        "select *, count(*) over ( partition by user_id ) as n, bigint(size(collect_set(amount)"
+        " over ( partition by user_id ))) as d from pytest.events"
+    )
 
 
 @pytest.mark.parametrize(

@@ -43,14 +43,14 @@ def test_rolling_writes_the_set_over_spark_frame(library: Library) -> None:
         "{{ rolling('count(distinct customer, store_id)', 'id', partition_by='store_id', "
         "preceding=9, relation='pytest.sales') }}"
     ) == (
-        "cast(size(collect_set(case\n"
+        "bigint(size(collect_set(case\n"
         "        when customer is not null and store_id is not null\n"
         "            then struct(customer, store_id)\n"
         "    end) over (\n"
         "        partition by store_id\n"
         "        order by id\n"
         "        rows between 9 preceding and current row\n"
-        "    )) as bigint)"
+        "    )))"
     )
 
 

@@ -102,12 +102,10 @@ REFUSED = [
     ("label", 1, 0, "RANGE_FRAME_INVALID_TYPE"),
     ("at", "1 month 2 days", 0, "Cannot mix year-month and day-time fields"),
     ("at", "1.5 hours", 0, "only seconds take a fraction"),
-    ("id", 1, -2, "SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON"),
     ("at", "36 hours", "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
     ("at", "1 day 2 hours", "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
     ("day", 2, "1 day", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
     ("day", "1 month", "1 year", "SPECIFIED_WINDOW_FRAME_DIFF_TYPES"),
-    ("at", "2 days", "-3 days", "SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON"),
 ]  # fmt: skip
 
 
@@ -121,6 +119,27 @@ def test_frames_spark_refuses_are_compile_errors_naming_its_error_class(
     )
     assert "spark_query_catalog.rolling:" in message
     assert words in message
+
+
+@pytest.mark.parametrize(
+    ("key", "preceding", "following"),
+    [("id", 1, -2), ("at", "2 days", "-3 days"), ("amount", "0.5", "-0.75")],
+)
+def test_a_range_frame_starting_after_it_ends_keeps_null_peers(
+    library: Library, key: str, preceding: object, following: object
+) -> None:
+    """Spark refuses the frame (SPECIFIED_WINDOW_FRAME_WRONG_COMPARISON); by
+    SQL's rule it is empty, but for a NULL key, whose offsets reach its NULL
+    peers, as in Spark's own RANGE frames and DuckDB's."""
+    compiled = library.render(
+        f"{{{{ rolling('count(*)', '{key}', partition_by='label', frame='range', "
+        f"preceding={preceding!r}, following={following!r}, relation='pytest.keys', "
+        "method='linear') }}"
+    )
+    assert " ".join(compiled.split()) == (
+        f"count(*) filter (where {key} is null) over ( partition by label order by {key}"
+        " range between current row and current row )"
+    )
 
 
 @pytest.mark.parametrize(

@@ -258,6 +258,8 @@ def test_the_pending_table_and_the_full_refresh_chain_their_frames(
         ({"total": {"expression": "sum(amount)", "frame": "rows", "preceding": "7 days"}},
          "intervals need frame='range'"),
         ({}, "argument `windows` must be a non-empty dict"),
+        ({"total": {"expression": "sum(amount)", "preceding": 2, "following": -3}},
+         "window total (rows between 2 preceding and 3 preceding): the frame starts after it ends"),
     ],
 )  # fmt: skip
 def test_a_frame_it_cannot_keep_is_a_clear_compile_error(windows: Any, words: str) -> None:

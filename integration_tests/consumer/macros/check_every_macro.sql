@@ -41,7 +41,17 @@
         "rolling_distinct_range": "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
             relation, {'kinds': 'count(distinct kind)'}, 'event_at', partition_by='user_id', frame='range',
             preceding='20 minutes', method='linear'
-        ) ~ ") as counted"
+        ) ~ ") as counted",
+        "rolling_groups": "select event_id, amount_sum from (" ~ spark_query_catalog.rolling_select(
+            relation, {'amount_sum': 'sum(amount)'}, 'kind', partition_by='user_id', frame='groups', preceding=1
+        ) ~ ") as grouped",
+        "rolling_empty": "select event_id, events, amount_sum from (" ~ spark_query_catalog.rolling_select(
+            relation, {'events': 'count(*)', 'amount_sum': 'sum(amount)'}, 'event_at', partition_by='user_id',
+            preceding=1, following=-2
+        ) ~ ") as emptied",
+        "rolling_unordered": "select event_id, " ~ spark_query_catalog.rolling(
+            'sum(amount)', [], partition_by='user_id', frame='range', relation=relation
+        ) ~ " as amount_sum from " ~ relation
     } -%}
     {%- set stacked = "select * from (" ~ spark_query_catalog.unpivot(
         relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind'],

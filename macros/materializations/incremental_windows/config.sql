@@ -114,7 +114,10 @@
             name, window.expression, order_by, settings.key_columns, frame, preceding, following, none, method
         ) -%}
         {%- set reason = none -%}
-        {%- if checked.start.kind == "unbounded" or checked.end.kind == "unbounded" -%}
+        {%- if checked.empty -%}
+            {%- set reason = "the frame starts after it ends, so it is empty for every row: give it a"
+                ~ " smaller `preceding` or a larger `following`" -%}
+        {%- elif checked.start.kind == "unbounded" or checked.end.kind == "unbounded" -%}
             {%- set reason = "an unbounded end reaches every " ~ ("earlier" if checked.start.kind == "unbounded"
                 else "later") ~ " row of its partition: one late event would change rows without bound, and"
                 ~ " each run would read the partition's whole history. Bound both ends (preceding=999), or"
