@@ -30,19 +30,25 @@ def catalog_tables() -> int:
 
 
 def catalog_rows(project: DbtProject) -> dict[str, list[str]]:
-    """Every table of the project's schema: its rows as sorted JSON texts."""
+    """Every table of the project's schema: its rows as sorted JSON texts.
+    One query for all of them: a query each cost about a second of planning
+    and scheduling apiece, two minutes a target for the catalog's tables."""
     tables = sorted(
         row.tableName
         for row in project.sql(f"show tables in {project.schema}")
         if not row.isTemporary
     )
-    return {
-        table: sorted(
-            str(row[0])
-            for row in project.sql(f"select to_json(struct(*)) from {project.table(table)}")
-        )
+    rows: dict[str, list[str]] = {table: [] for table in tables}
+    if not tables:
+        return rows
+    query = "\nunion all\n".join(
+        f"select '{table}' as table_name, to_json(struct(*)) as row_json "
+        f"from {project.table(table)}"
         for table in tables
-    }
+    )
+    for table, row_json in project.sql(query):
+        rows[table].append(str(row_json))
+    return {table: sorted(texts) for table, texts in rows.items()}
 
 
 def project_digest() -> str:
