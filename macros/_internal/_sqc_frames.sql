@@ -85,7 +85,7 @@
 {#- Spark refuses a frame whose two bounds have different types: a number
     and an interval, or intervals of different fields ('36 hours' and
     '1 day'; SPECIFIED_WINDOW_FRAME_DIFF_TYPES). -#}
-{% macro _sqc_check_frame_order(start, end, preceding, following, macro_name="rolling") %}
+{% macro _sqc_check_frame_types(start, end, preceding, following, macro_name="rolling") %}
     {%- set kinds = [start.kind, end.kind] -%}
     {%- if ("offset" in kinds and "interval" in kinds) or (kinds == ["interval", "interval"]
         and start.interval.type != end.interval.type) -%}

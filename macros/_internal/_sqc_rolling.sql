@@ -102,15 +102,10 @@
 {% endmacro %}
 
 
-{#- Why `window` is taken as Spark's frame whatever the aggregate (an empty
-    frame, or no order key: _sqc_window_call_sql), or none. -#}
-{% macro _sqc_plain_window_reason(window) %}
-    {%- if not window.order_keys -%}
-        {{- return("a window with no order key spans its partition, which Spark computes in one pass") -}}
-    {%- elif window.empty -%}
-        {{- return("the frame starts after it ends, so it is empty") -}}
-    {%- endif -%}
-    {{- return(none) -}}
+{#- Whether `window` is taken as Spark's frame whatever the aggregate (an
+    empty frame, or no order key: _sqc_window_call_sql). -#}
+{% macro _sqc_is_plain_window(window) %}
+    {{- return(not window.order_keys or window.empty) -}}
 {% endmacro %}
 
 

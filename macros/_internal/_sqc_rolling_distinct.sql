@@ -120,7 +120,7 @@
     RANGE frame with an interval bound (as for sums: how many rows a
     numeric RANGE frame holds depends on the data). -#}
 {% macro _sqc_distinct_is_linear(window, macro_name, helpers) %}
-    {%- if not execute or spark_query_catalog._sqc_plain_window_reason(window) is not none -%}
+    {%- if not execute or spark_query_catalog._sqc_is_plain_window(window) -%}
         {{- return(false) -}}
     {%- endif -%}
     {%- set reason = spark_query_catalog._sqc_distinct_linear_reason(window, helpers) -%}

@@ -73,7 +73,7 @@
     {%- if not order_keys -%}
         {%- do spark_query_catalog._sqc_check_unordered_frame(start, end, frame_kind, order_by, macro_name) -%}
     {%- endif -%}
-    {%- do spark_query_catalog._sqc_check_frame_order(start, end, preceding, following, macro_name) -%}
+    {%- do spark_query_catalog._sqc_check_frame_types(start, end, preceding, following, macro_name) -%}
     {%- set key = {"kind": none, "type": none, "scale": 0, "ntz": false,
         "sql": spark_query_catalog._sqc_key_head(order_keys[0]) if order_keys else none} -%}
     {%- if frame_kind == "range" and order_keys -%}
@@ -124,7 +124,7 @@
         the whole partition, or none (an empty frame). While dbt parses,
         types are not known yet: whether there is a linear form is decided
         when the model compiles. -#}
-    {%- if start.kind == "unbounded" or not execute or spark_query_catalog._sqc_plain_window_reason(window) is not none -%}
+    {%- if start.kind == "unbounded" or not execute or spark_query_catalog._sqc_is_plain_window(window) -%}
         {{- return(result) -}}
     {%- endif -%}
     {%- set reason = none -%}

@@ -46,7 +46,7 @@
     {#- Inside a microbatch batch, over the batch and the rows its frame
         reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
     {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
-    {%- if window.frame_kind == "groups" and spark_query_catalog._sqc_plain_window_reason(window) is none -%}
+    {%- if window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}
         {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
     {%- endif -%}
     {%- set query = spark_query_catalog._sqc_rolling_select_query(
