@@ -46,6 +46,11 @@ def _environment() -> Iterator[None]:
     # the profiles run Spark in UTC, so the tests compare in UTC too.
     os.environ["TZ"] = "UTC"
     time.tzset()
+    # No manifest.json and run_results.json after every dbt command: writing
+    # them took half of a small command's time (about 0.5 s of 1), and the
+    # tests read results in-process (the harness's `parse` and `docs
+    # generate` still write them).
+    os.environ["DBT_WRITE_JSON"] = "false"
     yield
     os.chdir(previous)
 

@@ -141,6 +141,9 @@ class DbtProject:
         self.debugs.clear()
         self.queries.clear()
         runner = dbtRunner(callbacks=[self._collect])
+        # `parse` and `docs generate` exist for their JSON: they write it
+        # even where DBT_WRITE_JSON=false (as the tests set) skips the rest.
+        artifacts = {"write_json": True} if args[0] in ("parse", "docs") else {}
         result = runner.invoke(
             [
                 *args,
@@ -149,7 +152,8 @@ class DbtProject:
                 "--target",
                 self.target,
                 "--quiet",
-            ]
+            ],
+            **artifacts,
         )
         if expect_success and not result.success:
             raise DbtFailure(f"dbt {' '.join(args)} failed:\n" + "\n".join(self.errors))
@@ -185,12 +189,15 @@ class DbtProject:
             raise RuntimeError(f"no SparkSession on the {self.target} target")
         if self.target == "connect":
             return SparkSession.builder.remote(connect_url()).getOrCreate()
-        session = SparkSession.getActiveSession()
-        if session is None:
+        from pyspark import SparkContext
+
+        # Not getActiveSession(): that is per thread, and dbt runs its
+        # statements on threads of its own, so from the tests' thread it is
+        # mostly None (and a ping cost a whole dbt command, about 1 s).
+        if SparkContext._active_spark_context is None:
             # dbt's first statement builds the session from the profile.
             self.ping()
-            session = SparkSession.builder.getOrCreate()
-        return session
+        return SparkSession.builder.getOrCreate()
 
     def sql(self, statement: str) -> list[Any]:
         """Rows of a statement, with Python values as PySpark gives them."""
