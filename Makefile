@@ -60,10 +60,10 @@ test-session: $(STAMP) ## every test on the embedded session
 test-thrift: $(STAMP) ## on a Thrift server: catalog and comparison, seeds, faults, threads, incremental
 	$(BIN)/pytest --target thrift -m server
 
-test-cluster: $(STAMP) ## on a standalone cluster: catalog and comparison, tasks on the Workers
+test-cluster: $(STAMP) ## on a standalone cluster: the catalog's sample and comparison, tasks on the Workers
 	$(BIN)/pytest --target cluster pytests/catalog pytests/servers/test_servers.py
 
-test-connect: $(STAMP) ## on Spark Connect: catalog and comparison, plan tests
+test-connect: $(STAMP) ## on Spark Connect: the catalog's sample and comparison, plan tests
 	$(BIN)/pytest --target connect pytests/catalog pytests/servers/test_servers.py pytests/plans
 
 install: $(STAMP) ## create .venv with the pinned dependencies

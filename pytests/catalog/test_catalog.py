@@ -17,10 +17,12 @@ from sqc.paths import ROOT, catalog_families
 from sqc.testing import lint
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import (
+    SAMPLE,
     catalog_rows,
     catalog_tables,
     differences,
     load_reference,
+    sample_selection,
     save_reference,
 )
 
@@ -31,14 +33,26 @@ FAMILIES = catalog_families()
 MODELS = sorted((ROOT / "models").rglob("*.sql"))
 
 
+# The whole catalog on the session and Thrift targets; its sample on the
+# cluster and on Spark Connect (sqc.testing.fingerprint.SAMPLE).
+WHOLE = ("session", "thrift")
+
+
 @pytest.fixture(scope="module")
-def built(project: DbtProject) -> DbtProject:
+def build(project: DbtProject, target: str) -> set[str]:
+    """`dbt build` on the target: the tables it reported built."""
     # Compiled SQL of this build only (a renamed model leaves its old file).
     shutil.rmtree(ROOT / "target" / "compiled", ignore_errors=True)
-    result = project.invoke("build")
+    selection = [] if target in WHOLE else sample_selection()
+    result = project.invoke("build", *selection)
     statuses = [str(r.status) for r in result.result.results]
     assert statuses, "dbt build ran nothing"
     assert set(statuses) == {"success", "pass"}, statuses
+    return {r.node.name for r in result.result.results if r.node.resource_type in ("model", "seed")}
+
+
+@pytest.fixture(scope="module")
+def built(project: DbtProject, build: set[str]) -> DbtProject:
     return project
 
 
@@ -51,9 +65,17 @@ def catalog(built: DbtProject, target: str) -> dict[str, list[str]]:
     return rows
 
 
-def test_build_runs_every_seed_model_and_test(built: DbtProject) -> None:
-    """Every family's models exist and every expected-output test ran and passed."""
+def test_build_runs_every_seed_model_and_test(
+    built: DbtProject, build: set[str], target: str
+) -> None:
+    """Every family's models exist (the sample's, on the cluster and Spark
+    Connect) and every expected-output test ran and passed."""
     tables = {row.tableName for row in built.sql(f"show tables in {built.schema}")}
+    assert build <= tables
+    if target not in WHOLE:
+        assert set(SAMPLE) | set(SAMPLE.values()) <= build
+        assert {path.parent.name for path in MODELS if path.stem in build} == set(FAMILIES)
+        return
     for family in FAMILIES:
         for model in (ROOT / "models" / family).glob("*.sql"):
             assert model.stem in tables, model
@@ -74,14 +96,21 @@ def test_article_pivot_output(built: DbtProject) -> None:
     assert rows["France"]["team1"] == 6 and rows["Poland"]["team5"] == 11
 
 
-def test_same_catalog_as_embedded_spark(catalog: dict[str, list[str]], target: str) -> None:
+def test_same_catalog_as_embedded_spark(
+    catalog: dict[str, list[str]], build: set[str], target: str
+) -> None:
     """Every table, row for row, equals what embedded Spark builds: the session
     run's tables, or (when that run is missing or older than the project's
     models, seeds and macros) a build in a separate process."""
     if target == "session":
         pytest.skip("the session run is the reference the other targets are compared with")
-    assert len(catalog) == catalog_tables()
-    assert differences(load_reference(), catalog) == []
+    reference = load_reference()
+    if target in WHOLE:
+        assert len(catalog) == catalog_tables()
+    else:
+        assert set(catalog) == build
+        reference = {table: rows for table, rows in reference.items() if table in build}
+    assert differences(reference, catalog) == []
 
 
 def _session_only(target: str) -> None:

@@ -23,6 +23,36 @@ from sqc.testing.dbt_harness import DbtProject, use_project_environment
 REFERENCE = ROOT / ".state" / "fingerprints" / "session.json"
 
 
+# What the cluster and Spark Connect targets build, and what the Thrift server
+# killed mid-build builds (the session and Thrift targets build it all): one
+# query of each macro family and of each materialization, PIVOT's discovery
+# included, with the seeds they read (loaded the way the target loads them),
+# their expected seeds, and the tests over those alone. What a target changes
+# is how statements reach Spark, not which query a statement comes from.
+SAMPLE = {
+    "team_points_by_country": "team_points_by_country_expected",
+    "team_points_stacked": "team_points_long_expected",
+    "store_sales_trailing_week": "store_sales_trailing_week_expected",
+    "card_features_incremental": "card_features_incremental_expected",
+    "card_features_by_batch": "card_features_by_batch_expected",
+    "user_events_sessionized": "user_events_sessionized_expected",
+    "user_sessions_incremental": "user_sessions_incremental_expected",
+}
+
+
+def sample_selection(without: tuple[str, ...] = ()) -> list[str]:
+    """`dbt build` arguments for SAMPLE's models (but those `without`): each
+    with its ancestors, its expected seed, and only the tests whose every
+    parent is selected."""
+    nodes = [
+        name
+        for model, expected in SAMPLE.items()
+        if model not in without
+        for name in (f"+{model}", expected)
+    ]
+    return ["--select", *nodes, "--indirect-selection", "cautious"]
+
+
 def catalog_tables() -> int:
     """How many tables the catalog builds: one per seed and one per model
     (every model is a table, the incremental one included)."""
