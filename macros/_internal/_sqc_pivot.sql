@@ -1,4 +1,5 @@
-{#- pivot's values: given by the caller, or discovered from the data. -#}
+{#- pivot's values given by the caller, and what a pivot without values selects
+    (discovery: _sqc_pivot_discovery.sql). -#}
 
 {% macro _sqc_check_max_values(max_values, macro_name) %}
     {%- if max_values is not integer or max_values is boolean or max_values < 1 -%}
@@ -44,87 +45,6 @@
         {%- do result.append({"literals": literals, "alias": alias or labels | join("_")}) -%}
     {%- endfor -%}
     {{- return(result) -}}
-{% endmacro %}
-
-
-{#-
-    The distinct values of the pivot column(s) in `relation`, sorted (NULL
-    first): a list of rows, each a list of texts (none for NULL). Values
-    travel as text with a prefix, so that no type inference can turn '007'
-    into 7. Discovery reads the relation's data even under `--empty`, so
-    that the model keeps its columns. More than `max_values` is an error
-    naming the column, the count found and the fix.
--#}
-{% macro _sqc_pivot_value_rows(relation, pivot_sql, max_values, macro_name) %}
-    {%- set source_sql = spark_query_catalog._sqc_unlimited_sql(relation) -%}
-    {%- set select_sql = [] -%}
-    {%- for column in pivot_sql -%}
-        {%- do select_sql.append("concat('v:', cast(" ~ column ~ " as string)) as value_" ~ loop.index0) -%}
-    {%- endfor -%}
-    {%- set query -%}
-select {{ select_sql | join(", ") }}
-from (select distinct {{ pivot_sql | join(", ") }} from {{ source_sql }}) as pivot_values
-order by {{ pivot_sql | join(", ") }}
-limit {{ max_values + 1 }}
-    {%- endset -%}
-    {%- set rows = run_query(query).rows -%}
-    {%- if rows | length > max_values -%}
-        {%- set count_query -%}
-select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ source_sql }}) as pivot_values
-        {%- endset -%}
-        {%- set found = run_query(count_query).columns[0].values()[0] -%}
-        {{- spark_query_catalog._sqc_error(macro_name,
-            "the pivot column " ~ pivot_sql | join(", ") ~ " of " ~ source_sql
-            ~ " has " ~ found ~ " distinct values, more than `max_values` (" ~ max_values ~ ")."
-            ~ " If this is intended, raise `max_values` to at least " ~ found
-            ~ ", or pass the wanted `values` explicitly.") -}}
-    {%- endif -%}
-    {%- set result = [] -%}
-    {%- for row in rows -%}
-        {%- set texts = [] -%}
-        {%- for raw in row -%}
-            {%- do texts.append(none if raw is none else (raw | string)[2:]) -%}
-        {%- endfor -%}
-        {%- do result.append(texts) -%}
-    {%- endfor -%}
-    {{- return(result) -}}
-{% endmacro %}
-
-
-{#- Discovered values as pivot's literals and aliases (typed literals: a
-    date value is `date '2024-01-01'`). -#}
-{% macro _sqc_discovered_pivot_values(relation, columns, pivot_names, pivot_sql, max_values, macro_name) %}
-    {%- do spark_query_catalog._sqc_require_columns(columns, relation, macro_name, "Discovering pivot `values`",
-        "pass `values` explicitly (a list, or pivot_values(...) of a table)") -%}
-    {%- do spark_query_catalog._sqc_check_discoverable(columns, pivot_names, macro_name) -%}
-    {%- set result = [] -%}
-    {%- for row in spark_query_catalog._sqc_pivot_value_rows(relation, pivot_sql, max_values, macro_name) -%}
-        {%- set literals = [] -%}
-        {%- set labels = [] -%}
-        {%- for name in pivot_names -%}
-            {%- set text = row[loop.index0] -%}
-            {%- set data_type = spark_query_catalog._sqc_find_column(columns, name).data_type -%}
-            {%- do literals.append(spark_query_catalog._sqc_typed_literal(text, data_type)) -%}
-            {%- do labels.append("null" if text is none else text) -%}
-        {%- endfor -%}
-        {%- do result.append({"literals": literals, "alias": labels | join("_")}) -%}
-    {%- endfor -%}
-    {{- return(result) -}}
-{% endmacro %}
-
-
-{#- A discovered value as pivot_values returns it: strings as text, integers
-    and booleans as themselves, anything else as its text. -#}
-{% macro _sqc_python_value(text, data_type) %}
-    {%- set kind = spark_query_catalog._sqc_type_class(data_type) -%}
-    {%- if text is none -%}
-        {{- return(none) -}}
-    {%- elif kind == "integral" -%}
-        {{- return(text | int) -}}
-    {%- elif kind == "boolean" -%}
-        {{- return(text | lower == "true") -}}
-    {%- endif -%}
-    {{- return(text) -}}
 {% endmacro %}
 
 
@@ -182,21 +102,4 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ sourc
     {%- endif -%}
     {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(keys, 4) ~ "\nfrom " ~ relation_sql
         ~ "\ngroup by " ~ keys | join(", ")) -}}
-{% endmacro %}
-
-
-{#- Discovered values become literals in the model's SQL: a pivot column
-    whose values have no literal form (array, struct, map, variant) is a
-    compile error before any query, not a model that fails when it runs. -#}
-{% macro _sqc_check_discoverable(columns, pivot_names, macro_name) %}
-    {%- for name in pivot_names -%}
-        {%- set column = spark_query_catalog._sqc_find_column(columns, name) -%}
-        {%- if column is not none and column.data_type.split("<")[0] in ["array", "struct", "map", "variant"] -%}
-            {{- spark_query_catalog._sqc_fail(macro_name, "pivot_column",
-                "a column whose values discovery can write as literals (numbers, strings, booleans, dates,"
-                ~ " timestamps, decimals, binary, intervals; not array, struct, map or variant values: pivot on"
-                ~ " an expression of them, such as to_json(" ~ column.name ~ ") or one of its fields)",
-                column.name ~ " (" ~ column.data_type ~ ")") -}}
-        {%- endif -%}
-    {%- endfor -%}
 {% endmacro %}

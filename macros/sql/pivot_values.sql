@@ -49,7 +49,7 @@
         {%- set values = [] -%}
         {%- for name in pivot_names -%}
             {%- set data_type = spark_query_catalog._sqc_find_column(columns, name).data_type -%}
-            {%- do values.append(spark_query_catalog._sqc_python_value(row[loop.index0], data_type)) -%}
+            {%- do values.append(spark_query_catalog._sqc_python_value(row[loop.index0].text, data_type)) -%}
         {%- endfor -%}
         {%- do result.append(values[0] if values | length == 1 else values) -%}
     {%- endfor -%}

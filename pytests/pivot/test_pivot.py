@@ -265,3 +265,123 @@ def test_discovery_on_what_cannot_be_read_says_why_and_what_to_pass(
     )
     assert words in message
     assert "pass `values` explicitly" in message
+
+
+# Array and struct pivot values: (grp, arr, st, stamps, v). Labels are Spark's
+# own column names for such values (the value cast to a string), written out
+# by hand.
+NESTED = (
+    "('g1', array(1, 1), named_struct('a', 1, 'b', 'x'), "
+    "array(timestamp'2024-01-01 10:00:00.123456'), 10), "
+    "('g1', array(2, 2), named_struct('a', 2, 'b', 'y''q'), "
+    "array(timestamp'2024-01-01 10:00:00.123457'), 20), "
+    "('g2', array(1, 1), named_struct('a', 1, 'b', 'x'), "
+    "array(timestamp'2024-01-01 10:00:00.123456'), 5), "
+    "('g2', null, null, null, 7), "
+    "('g1', array(3, null), named_struct('a', cast(null as int), 'b', cast(null as string)), "
+    "array(cast(null as timestamp)), 1), "
+    "('g2', cast(array() as array<int>), named_struct('a', 2, 'b', 'y''q'), "
+    "array(timestamp'2024-01-01 10:00:00.123457'), 2)"
+)
+# Spark's PIVOT fails on a NULL array or struct value: discovery leaves it out
+# (with a warning), and the rows holding it are in no column.
+NESTED_PIVOTS = {
+    "arr": {
+        "g1": {"[1, 1]": 10, "[2, 2]": 20, "[3, null]": 1},
+        "g2": {"[]": 2, "[1, 1]": 5},
+    },
+    "st": {
+        "g1": {"{null, null}": 1, "{1, x}": 10, "{2, y'q}": 20},
+        "g2": {"{1, x}": 5, "{2, y'q}": 2},
+    },
+    "stamps": {
+        "g1": {"[null]": 1, "[2024-01-01 10:00:00.123456]": 10, "[2024-01-01 10:00:00.123457]": 20},
+        "g2": {"[2024-01-01 10:00:00.123456]": 5, "[2024-01-01 10:00:00.123457]": 2},
+    },
+}
+NESTED_COLUMNS = {
+    "arr": ["[]", "[1, 1]", "[2, 2]", "[3, null]"],
+    "st": ["{null, null}", "{1, x}", "{2, y'q}"],
+    "stamps": ["[null]", "[2024-01-01 10:00:00.123456]", "[2024-01-01 10:00:00.123457]"],
+}
+
+
+@pytest.fixture(scope="module")
+def nested(edge: DbtProject) -> str:
+    table = edge.table("nested")
+    edge.sql(
+        f"create table {table} using parquet as select * from values {NESTED} "
+        "as t(grp, arr, st, stamps, v)"
+    )
+    return table
+
+
+@pytest.mark.parametrize("column", sorted(NESTED_PIVOTS))
+def test_pivot_discovers_array_and_struct_values(
+    edge: DbtProject, nested: str, column: str
+) -> None:
+    """Arrays and structs (NULL elements and fields, an empty array, quotes,
+    timestamps a microsecond apart) are discovered, sorted as Spark sorts
+    them, and named as Spark's own PIVOT names them; the NULL value is left
+    out, with a warning that says so."""
+    compiled = edge.compile_inline(
+        "{{ pivot('" + nested + f"', '{column}', 'sum(v)', group_by='grp') }}}}"
+    )
+    assert "from_json(" in compiled
+    assert [w for w in edge.warnings if "Spark cannot pivot on a NULL array or struct" in w]
+    assert [name for name, _ in edge.columns(compiled)] == ["grp", *NESTED_COLUMNS[column]]
+    got = {
+        row.grp: {k: v for k, v in row.asDict().items() if k != "grp"} for row in edge.sql(compiled)
+    }
+    expected = {
+        grp: {name: cells.get(name) for name in NESTED_COLUMNS[column]}
+        for grp, cells in NESTED_PIVOTS[column].items()
+    }
+    assert got == expected
+
+
+def test_discovered_structs_equal_sparks_own_pivot(edge: DbtProject, nested: str) -> None:
+    """The same table as Spark's PIVOT over the struct values written by hand."""
+    compiled = edge.compile_inline("{{ pivot('" + nested + "', 'st', 'sum(v)', group_by='grp') }}")
+    native = (
+        f"select * from (select grp, st, v from {nested}) pivot (sum(v) for st in ("
+        "named_struct('a', cast(null as int), 'b', cast(null as string)), "
+        "named_struct('a', 1, 'b', 'x'), named_struct('a', 2, 'b', 'y\\'q')))"
+    )
+    assert [name for name, _ in edge.columns(compiled)] == [
+        name for name, _ in edge.columns(native)
+    ]
+    assert sorted(map(tuple, edge.sql(compiled))) == sorted(map(tuple, edge.sql(native)))
+
+
+@pytest.mark.parametrize(
+    ("call", "given"),
+    [
+        ("pivot(t, 'tags', 'count(*)', group_by='grp')", "tags (map<string,int>)"),
+        ("pivot(t, 'blobs', 'count(*)', group_by='grp')", "blobs (array<binary>)"),
+        ("pivot_values(t, 'arr')", "arr (array<int>)"),
+    ],
+)
+def test_discovery_refuses_values_it_cannot_write(edge: DbtProject, call: str, given: str) -> None:
+    table = edge.table("unwritable")
+    edge.sql(
+        f"create table if not exists {table} using parquet as select 'g' as grp, "
+        "map('a', 1) as tags, array(binary('x')) as blobs, array(1) as arr"
+    )
+    message = edge.compile_error("{% set t = '" + table + "' %}{{ " + call + " }}")
+    macro = call.split("(")[0]
+    assert f"spark_query_catalog.{macro}: argument `pivot_column` must be" in message
+    assert given in message
+
+
+def test_a_tuple_pivot_with_an_array_member(edge: DbtProject, nested: str) -> None:
+    """(grp, arr) tuples, one grand-total row: a column per tuple, named as
+    Spark names tuple values (the parts joined by `_`); the tuple with a
+    NULL array is left out."""
+    compiled = edge.compile_inline(
+        "{{ pivot('" + nested + "', ['grp', 'arr'], 'sum(v)', group_by=[]) }}"
+    )
+    [row] = edge.sql(compiled)
+    assert row.asDict() == {
+        "g1_[1, 1]": 10, "g1_[2, 2]": 20, "g1_[3, null]": 1, "g2_[]": 2, "g2_[1, 1]": 5,
+    }  # fmt: skip
