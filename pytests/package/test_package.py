@@ -291,23 +291,38 @@ def test_pivot_of_an_empty_table_selects_the_row_keys_with_a_warning(
     assert "argument `on_no_values` must be 'warn' or 'fail'. Got: 'skip'" in message
 
 
-@pytest.mark.parametrize("macro", ["pivot", "pivot_values"])
-def test_pivot_on_array_values_is_a_compile_error(consumer: DbtProject, macro: str) -> None:
-    """Discovered array values have no literal form here: a compile error
-    naming the column and its type, not a model that fails when it runs."""
+def test_pivot_on_array_values_through_the_package(consumer: DbtProject) -> None:
+    """Discovered array values are written as from_json literals: the pivot
+    runs, with Spark's names for the columns. pivot_values (whose values go
+    to `values=`, scalars) and a map column (which Spark cannot pivot on)
+    are compile errors naming the column and its type."""
     relation = _table(
         consumer,
         "tagged_events",
-        "select * from values ('u1', array(1, 1), 3), ('u2', array(2), 4)"
-        " as t(user_id, tags, amount)",
+        "select * from values ('u1', array(1, 1), map('a', 1), 3), "
+        "('u2', array(2), map('b', 2), 4), ('u1', array(2), map('a', 1), 5)"
+        " as t(user_id, tags, attributes, amount)",
     )
-    arguments = "'tags', 'sum(amount)'" if macro == "pivot" else "'tags'"
-    message = consumer.compile_error(
-        f"{{{{ spark_query_catalog.{macro}({relation}, {arguments}) }}}}"
-    )
-    assert f"spark_query_catalog.{macro}: argument `pivot_column` must be" in message
-    assert "not array, struct, map or variant" in message
-    assert "Got: 'tags (array<int>)'" in message
+    call = f"spark_query_catalog.pivot({relation}, 'tags', 'sum(amount)', group_by='user_id')"
+    sql = consumer.compile_inline("{{ " + call + " }}")
+    assert [name for name, _ in consumer.columns(sql)] == ["user_id", "[1, 1]", "[2]"]
+    assert {row.user_id: row.asDict() for row in consumer.sql(sql)} == {
+        "u1": {"user_id": "u1", "[1, 1]": 3, "[2]": 5},
+        "u2": {"user_id": "u2", "[1, 1]": None, "[2]": 4},
+    }
+    for macro, arguments, given in [
+        ("pivot_values", "'tags'", "tags (array<int>)"),
+        (
+            "pivot",
+            "'attributes', 'sum(amount)', group_by='user_id'",
+            "attributes (map<string,int>)",
+        ),
+    ]:
+        message = consumer.compile_error(
+            f"{{{{ spark_query_catalog.{macro}({relation}, {arguments}) }}}}"
+        )
+        assert f"spark_query_catalog.{macro}: argument `pivot_column` must be" in message
+        assert f"Got: '{given}'" in message
 
 
 @pytest.mark.parametrize("macro", ["sessionize", "session_windows"])
