@@ -16,7 +16,7 @@
     {%- set source_sql = spark_query_catalog._sqc_unlimited_sql(relation) -%}
     {%- set select_sql = [] -%}
     {%- for column in pivot_sql -%}
-        {%- if nested[loop.index0] -%}
+        {%- if nested and nested[loop.index0] -%}
             {%- do select_sql.append("concat('v:', to_json(" ~ column ~ spark_query_catalog._sqc_json_options(", ") ~ ")) as value_" ~ loop.index0) -%}
         {%- else -%}
             {%- do select_sql.append("concat('v:', cast(" ~ column ~ " as string)) as value_" ~ loop.index0) -%}
@@ -88,37 +88,33 @@ select count(*) from (select distinct {{ pivot_sql | join(", ") }} from {{ sourc
         {%- do nested.append(spark_query_catalog._sqc_is_nested_type(types[-1])) -%}
     {%- endfor -%}
     {%- set result = [] -%}
-    {%- set rows = spark_query_catalog._sqc_pivot_value_rows(relation, pivot_sql, max_values, macro_name, nested) -%}
-    {%- set null_nested = [] -%}
-    {%- for row in rows -%}
+    {%- set left_out = [] -%}
+    {%- for row in spark_query_catalog._sqc_pivot_value_rows(relation, pivot_sql, max_values, macro_name, nested) -%}
+        {%- set literals = [] -%}
+        {%- set labels = [] -%}
         {%- for cell in row -%}
-            {%- if nested[loop.index0] and cell.text is none and row not in null_nested -%}
-                {%- do null_nested.append(row) -%}
+            {%- set data_type = types[loop.index0] -%}
+            {%- if not nested[loop.index0] -%}
+                {%- do literals.append(spark_query_catalog._sqc_typed_literal(cell.text, data_type)) -%}
+            {%- elif cell.text is not none -%}
+                {%- do literals.append("from_json(" ~ spark_query_catalog._sqc_string_literal(cell.text) ~ ", "
+                    ~ spark_query_catalog._sqc_string_literal(data_type)
+                    ~ (spark_query_catalog._sqc_json_options(", ") if "timestamp" in data_type | lower else "") ~ ")") -%}
             {%- endif -%}
+            {%- do labels.append(cell.label) -%}
         {%- endfor -%}
+        {%- if literals | length == row | length -%}
+            {%- do result.append({"literals": literals, "alias": labels | join("_")}) -%}
+        {%- else -%}
+            {%- do left_out.append(row) -%}
+        {%- endif -%}
     {%- endfor -%}
-    {%- if null_nested -%}
+    {%- if left_out -%}
         {%- do exceptions.warn("spark_query_catalog." ~ macro_name ~ ": " ~ pivot_names | join(", ") ~ " of "
             ~ spark_query_catalog._sqc_relation_sql(relation, macro_name) ~ " is NULL in some rows, which are in"
             ~ " no pivoted column: Spark cannot pivot on a NULL array or struct. Pivot on coalesce(...) of it to"
             ~ " keep them.") -%}
     {%- endif -%}
-    {%- for row in rows if row not in null_nested -%}
-        {%- set literals = [] -%}
-        {%- set labels = [] -%}
-        {%- for cell in row -%}
-            {%- set data_type = types[loop.index0] -%}
-            {%- if nested[loop.index0] -%}
-                {%- do literals.append("from_json(" ~ spark_query_catalog._sqc_string_literal(cell.text) ~ ", "
-                    ~ spark_query_catalog._sqc_string_literal(data_type)
-                    ~ (spark_query_catalog._sqc_json_options(", ") if "timestamp" in data_type | lower else "") ~ ")") -%}
-            {%- else -%}
-                {%- do literals.append(spark_query_catalog._sqc_typed_literal(cell.text, data_type)) -%}
-            {%- endif -%}
-            {%- do labels.append(cell.label) -%}
-        {%- endfor -%}
-        {%- do result.append({"literals": literals, "alias": labels | join("_")}) -%}
-    {%- endfor -%}
     {{- return(result) -}}
 {% endmacro %}
 
