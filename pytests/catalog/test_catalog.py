@@ -18,6 +18,7 @@ from sqc.testing import lint
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.fingerprint import (
     SAMPLE,
+    built_tables,
     catalog_rows,
     catalog_tables,
     differences,
@@ -48,7 +49,7 @@ def build(project: DbtProject, target: str) -> set[str]:
     statuses = [str(r.status) for r in result.result.results]
     assert statuses, "dbt build ran nothing"
     assert set(statuses) == {"success", "pass"}, statuses
-    return {r.node.name for r in result.result.results if r.node.resource_type in ("model", "seed")}
+    return built_tables(result)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -20,13 +19,18 @@ import pytest
 from sqc.paths import ROOT, home_environment
 from sqc.servers import ThriftServer
 from sqc.testing.dbt_harness import DbtProject
-from sqc.testing.fingerprint import catalog_rows, differences, load_reference, sample_selection
+from sqc.testing.fingerprint import (
+    built_tables,
+    catalog_rows,
+    differences,
+    load_reference,
+    sample_selection,
+)
 
 # What a server changes: this module runs on every target (make test-thrift).
 pytestmark = pytest.mark.server
 
 PORT = 10013
-DONE = re.compile(r"\d+ of \d+ (OK created|OK loaded|PASS)")
 # Tables a build may leave that are not models or seeds: the empty probe that
 # clears a dead CREATE TABLE's directory (macros/_internal/_sqc_locations.sql).
 PROBE = "__spark_query_catalog_probe"
@@ -43,10 +47,13 @@ def fault_server(target: str) -> ThriftServer:
     return ThriftServer("thrift_fault", port=PORT)
 
 
-def _build_and_kill(server: ThriftServer, schema: str, after: int) -> tuple[int, float, str]:
-    """Start `dbt build`, kill the server with SIGKILL once `after` nodes are
-    done and a next one has just started, and wait for dbt. Returns dbt's exit
-    code, the seconds it took to exit after the kill, and its output."""
+def _build_and_kill(
+    server: ThriftServer, schema: str, kind: str, number: int
+) -> tuple[int, float, str]:
+    """Start `dbt build`, kill the server with SIGKILL just after the
+    `number`th node of `kind` ('seed file', or 'sql' for a model) started,
+    and wait for dbt. Returns dbt's exit code, the seconds it took to exit
+    after the kill, and its output."""
     # The catalog's own project: parsed with its catalog, whatever project
     # this test process ran before (sqc.paths.set_home).
     environment = {**home_environment(), "DBT_SCHEMA": schema, "SPARK_THRIFT_PORT": str(PORT)}
@@ -63,12 +70,12 @@ def _build_and_kill(server: ThriftServer, schema: str, after: int) -> tuple[int,
     )
     assert build.stdout is not None
     lines: list[str] = []
-    done = 0
+    started = 0
     killed_at = None
     for line in build.stdout:
         lines.append(line)
-        done += bool(DONE.search(line))
-        if killed_at is None and done >= after and " START " in line:
+        started += f" START {kind} " in line
+        if killed_at is None and started == number:
             # Somewhere inside the node's statements: its CREATE TABLE, often.
             time.sleep(random.uniform(0.1, 1.0))
             pid = server.pid()
@@ -138,8 +145,8 @@ def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> No
         project.drop_schema()
         project.create_schema()
         # Kill once among the seeds and once among the models.
-        for after in (4, 17):
-            code, seconds, output = _build_and_kill(fault_server, project.schema, after)
+        for kind, number in (("seed file", 5), ("sql", 2)):
+            code, seconds, output = _build_and_kill(fault_server, project.schema, kind, number)
             assert code != 0, output[-2000:]
             assert seconds < 60, f"dbt took {seconds:.0f}s to give up"
             assert "failed to connect" in output or "Connection" in output, output[-2000:]
@@ -152,8 +159,7 @@ def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> No
             assert differences(partial, visible) == []
         # The rerun on four threads, as teams build against a shared server:
         # it equals the one-thread catalog too.
-        result = project.invoke("build", "--threads", "4", *SELECTION)
-        built = {r.node.name for r in result.result.results if r.node.resource_type != "test"}
+        built = built_tables(project.invoke("build", "--threads", "4", *SELECTION))
         visible = _visible_tables(project)
         assert set(visible) == built
         assert differences({name: reference[name] for name in built}, visible) == []

@@ -17,6 +17,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dbt.cli.main import dbtRunnerResult
+
 from sqc.paths import ROOT
 from sqc.testing.dbt_harness import DbtProject, use_project_environment
 
@@ -51,6 +53,11 @@ def sample_selection(without: tuple[str, ...] = ()) -> list[str]:
         for name in (f"+{model}", expected)
     ]
     return ["--select", *nodes, "--indirect-selection", "cautious"]
+
+
+def built_tables(result: dbtRunnerResult) -> set[str]:
+    """The tables a `dbt build` made: its models and seeds."""
+    return {r.node.name for r in result.result.results if r.node.resource_type in ("model", "seed")}
 
 
 def catalog_tables() -> int:
