@@ -66,7 +66,7 @@
     {{- return({"limit": limit, "message": "spark_query_catalog." ~ macro_name ~ ": " ~ aggregate.function ~ "("
         ~ aggregate.argument ~ ") over a frame of more than " ~ limit ~ " values: Spark sums int as doubles,"
         ~ " which can round past 2^53; cast the argument to a decimal for an exact linear avg, or use"
-        ~ " method='native'"}) -}}
+        ~ " method=\"native\""}) -}}
 {% endmacro %}
 
 

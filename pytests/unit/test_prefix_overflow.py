@@ -125,6 +125,6 @@ def test_an_int_avg_over_more_than_2_22_values_stops(
         assert all(len(p) <= 50 for p in pieces)  # lines of a careful width
         message = "".join(pieces).replace("\\'", "'")
         assert message.startswith("spark_query_catalog.rolling: avg(i) over a frame of more than")
-        assert "cast the argument to a decimal" in message and "method='native'" in message
+        assert "cast the argument to a decimal" in message and 'method="native"' in message
         # The guard counts the frame's values: the same count the avg divides by.
         assert sql.count(guard.group(1)) >= 2
