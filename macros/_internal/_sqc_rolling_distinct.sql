@@ -131,12 +131,13 @@
         {%- endif -%}
         {{- return(false) -}}
     {%- endif -%}
+    {%- set width = spark_query_catalog._sqc_fewest_rows(window) -%}
     {%- if window.method != "auto" -%}
         {{- return(window.method == "linear") -}}
-    {%- elif window.frame_kind == "range" -%}
+    {%- elif width is none -%}
         {{- return(window.start.kind == "interval" or window.end.kind == "interval") -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_rows_width(window) >= spark_query_catalog._sqc_linear_min_width("count_distinct")) -}}
+    {{- return(width >= spark_query_catalog._sqc_linear_min_width("count_distinct")) -}}
 {% endmacro %}
 
 

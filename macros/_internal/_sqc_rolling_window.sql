@@ -177,7 +177,7 @@
         RANGE of numbers over a key with one row a frame is 1.10x slower
         linear, and how many rows a numeric frame holds depends on the data:
         it stays native unless method='linear'. -#}
-    {%- set width = spark_query_catalog._sqc_rows_width(window) -%}
+    {%- set width = spark_query_catalog._sqc_fewest_rows(window) -%}
     {%- set wide = true -%}
     {%- if width is not none -%}
         {%- set wide = width >= spark_query_catalog._sqc_linear_min_width(aggregate.function, result.argument_type) -%}
@@ -186,6 +186,18 @@
     {%- endif -%}
     {%- do result.update({"linear": window.method == "linear" or wide}) -%}
     {{- return(result) -}}
+{% endmacro %}
+
+
+{#- The fewest rows the window's frames hold, for `auto` to weigh the
+    linear form: a ROWS frame's width, or a RANGE frame's `min_rows` where
+    the window knows it (rolling_calendar: every step holds a row of its
+    own); none where the data decides. -#}
+{% macro _sqc_fewest_rows(window) %}
+    {%- if window.min_rows is defined and window.min_rows is not none -%}
+        {{- return(window.min_rows) -}}
+    {%- endif -%}
+    {{- return(spark_query_catalog._sqc_rows_width(window)) -}}
 {% endmacro %}
 
 

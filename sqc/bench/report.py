@@ -11,6 +11,7 @@ from typing import Any
 from sqc.bench.families import (
     AGGREGATING_VIEWS,
     MACRO,
+    MACRO_TOLERANCES,
     NATIVE_FRAME,
     ROLLING_MACRO,
     ROLLING_TARGETS,
@@ -104,10 +105,11 @@ class Report:
                     fastest = self.fastest(family)
                     if fastest is not timing and fastest.name in timing.same_plan_as:
                         measured += f" (the same physical plan as {fastest.name})"
+                    tolerance = MACRO_TOLERANCES.get(family, TOLERANCE)
                     checks.append(
-                        Target(f"{family}: {timing.name} within {TOLERANCE}x of the fastest",
-                               ratio <= TOLERANCE, measured,
-                               cpu_ratio <= TOLERANCE, f"{cpu_ratio:.2f}x")
+                        Target(f"{family}: {timing.name} within {tolerance}x of the fastest",
+                               ratio <= tolerance, measured,
+                               cpu_ratio <= tolerance, f"{cpu_ratio:.2f}x")
                     )  # fmt: skip
         for view in AGGREGATING_VIEWS:
             by_name = {t.name: t for t in self.families().get(unpivot_family(view), [])}

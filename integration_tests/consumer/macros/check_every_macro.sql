@@ -49,6 +49,10 @@
             relation, {'events': 'count(*)', 'amount_sum': 'sum(amount)'}, 'event_at', partition_by='user_id',
             preceding=1, following=-2
         ) ~ ") as emptied",
+        "rolling_calendar": spark_query_catalog.rolling_calendar(
+            relation, {'events': 'count(*)', 'amount': 'sum(amount)'}, 'event_at', step='hour',
+            partition_by='user_id', preceding=1, start='2024-01-01 08:00:00', end='2024-01-01 12:00:00', fill='zero'
+        ),
         "rolling_unordered": "select event_id, " ~ spark_query_catalog.rolling(
             'sum(amount)', [], partition_by='user_id', frame='range', relation=relation
         ) ~ " as amount_sum from " ~ relation
