@@ -28,31 +28,6 @@
 {% endmacro %}
 
 
-{#- `sql as alias` for a select list 8 spaces in, within 80 characters
-    where it can be (_sqc_calendar_wrapped). -#}
-{% macro _sqc_calendar_item(sql, alias) %}
-    {{- return(spark_query_catalog._sqc_calendar_wrapped(sql, 8, (" as " ~ alias ~ ",") | length) ~ " as " ~ alias) -}}
-{% endmacro %}
-
-
-{#- `sql` as written, or where it would pass 80 characters `margin` spaces
-    in with `tail` characters after it, a call's arguments on lines of their
-    own, each wrapped the same way. -#}
-{% macro _sqc_calendar_wrapped(sql, margin, tail) %}
-    {%- set call = modules.re.match("^(\w+)\((.*)\)$", sql) -%}
-    {%- set arguments = spark_query_catalog._sqc_split_arguments(call.group(2)) if call is not none else none -%}
-    {%- if margin + sql | length + tail <= 80 or arguments is none -%}
-        {{- return(sql) -}}
-    {%- endif -%}
-    {%- set lines = [] -%}
-    {%- for argument in arguments -%}
-        {%- do lines.append(" " * (margin + 4) ~ spark_query_catalog._sqc_calendar_wrapped(argument, margin + 4, 1)
-            ~ ("," if not loop.last else "")) -%}
-    {%- endfor -%}
-    {{- return(call.group(1) ~ "(\n" ~ lines | join("\n") ~ "\n" ~ " " * margin ~ ")") -}}
-{% endmacro %}
-
-
 {#- `at` must be a date or a timestamp (a timestamp for hours), when the
     relation's columns are known. -#}
 {% macro _sqc_check_calendar_at(at, columns, step, macro_name) %}

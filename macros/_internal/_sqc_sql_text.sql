@@ -150,3 +150,54 @@
     {%- endif -%}
     {{- return(arguments) -}}
 {% endmacro %}
+
+
+{#- `sql as alias` for a select list `margin` spaces in (`later` more once
+    the query is nested), within 80 characters where it can be
+    (_sqc_wrapped). -#}
+{% macro _sqc_wrapped_item(sql, alias, margin=8, later=0) %}
+    {{- return(spark_query_catalog._sqc_wrapped(sql, margin, (" as " ~ alias ~ ",") | length, later) ~ " as " ~ alias) -}}
+{% endmacro %}
+
+
+{#- `sql` as written, or where it would pass 80 characters `margin` spaces
+    in (`later` more once nested) with `tail` characters after it: a
+    difference `a - b` with `- b` on a line of its own, a call's arguments
+    on lines of their own, each wrapped the same way. -#}
+{% macro _sqc_wrapped(sql, margin, tail, later=0) %}
+    {%- if later + margin + sql | length + tail <= 80 -%}
+        {{- return(sql) -}}
+    {%- endif -%}
+    {#- Where the parentheses' depth is 0, and the least depth inside a
+        leading call's parentheses. -#}
+    {%- set scan = namespace(depth=0, least=0, minus=none) -%}
+    {%- for character in sql -%}
+        {%- if character == "(" -%}
+            {%- set scan.depth = scan.depth + 1 -%}
+        {%- elif character == ")" -%}
+            {%- set scan.depth = scan.depth - 1 -%}
+        {%- elif scan.depth == 0 and sql[loop.index0:loop.index0 + 3] == " - " and scan.minus is none -%}
+            {%- set scan.minus = loop.index0 -%}
+        {%- endif -%}
+        {%- if scan.depth == 0 and not loop.last and loop.index0 > 0 and character == ")" -%}
+            {%- set scan.least = -1 -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if scan.minus is not none -%}
+        {{- return(sql[:scan.minus] ~ "\n" ~ " " * margin ~ "- "
+            ~ spark_query_catalog._sqc_wrapped(sql[scan.minus + 3:], margin + 2, tail, later)) -}}
+    {%- endif -%}
+    {%- set call = modules.re.match("^(\w+)\((.*)\)$", sql) -%}
+    {#- A call only when its first parenthesis closes at the end. -#}
+    {%- set arguments = spark_query_catalog._sqc_split_arguments(call.group(2))
+        if call is not none and scan.least == 0 else none -%}
+    {%- if arguments is none -%}
+        {{- return(sql) -}}
+    {%- endif -%}
+    {%- set lines = [] -%}
+    {%- for argument in arguments -%}
+        {%- do lines.append(" " * (margin + 4) ~ spark_query_catalog._sqc_wrapped(argument, margin + 4, 1, later)
+            ~ ("," if not loop.last else "")) -%}
+    {%- endfor -%}
+    {{- return(call.group(1) ~ "(\n" ~ lines | join("\n") ~ "\n" ~ " " * margin ~ ")") -}}
+{% endmacro %}

@@ -116,12 +116,12 @@
     {%- set rest = "* except (" ~ keys | join(", ") ~ ")" if keys else "*" -%}
     {%- set ctes = [
         "calendar_events as (\n    select\n" ~ spark_query_catalog._sqc_list_lines([rest] + keys + [
-            "true as calendar_event", spark_query_catalog._sqc_calendar_item(
+            "true as calendar_event", spark_query_catalog._sqc_wrapped_item(
                 index | replace("{}", spark_query_catalog._sqc_calendar_typed(at_sql, step_kind)), "calendar_step")], 8)
             ~ "\n    from " ~ relation_sql | indent(4) ~ "\n    where " ~ at_sql ~ " is not null\n)",
         "calendar_bounds as (\n    select" ~ (" distinct" if given_bounds else "") ~ "\n"
-            ~ spark_query_catalog._sqc_list_lines(keys + [spark_query_catalog._sqc_calendar_item(first, "first_step"),
-                spark_query_catalog._sqc_calendar_item(last, "last_step")], 8)
+            ~ spark_query_catalog._sqc_list_lines(keys + [spark_query_catalog._sqc_wrapped_item(first, "first_step"),
+                spark_query_catalog._sqc_wrapped_item(last, "last_step")], 8)
             ~ "\n    from calendar_events"
             ~ ("\n    group by " ~ keys | join(", ") if keys and not given_bounds else "") ~ "\n)",
         "calendar_rows as (\n    select * from calendar_events\n    union all\n    select\n"

@@ -1,6 +1,7 @@
 {#-
     rolling_select(relation, aggregates, order_by, partition_by=none, frame='rows',
-                   preceding='unbounded', following=0, method='auto')
+                   preceding='unbounded', following=0, method='auto',
+                   exclude='no others')
 
     A full `select`: every column of `relation` plus one column per aggregate,
     each over the same window (the arguments of rolling). Where rolling returns
@@ -22,21 +23,24 @@
     (_sqc_rolling_distinct.sql: each row counts for the frames where it is
     its value's first occurrence); other frames use Spark's frame over a
     set, as rolling does. approx_count_distinct is that exact count where
-    it applies (_sqc_rolling_approx.sql), else Spark's frame.
+    it applies (_sqc_rolling_approx.sql), else Spark's frame. `exclude`
+    takes the excluded rows' sum and count out of the frame's
+    (_sqc_rolling_exclude.sql).
 
     Example:
         {{ rolling_select(ref('sales'), {'amount_max_last_1000': 'max(amount)'},
                           'id', partition_by='store_id', preceding=999) }}
 -#}
 {% macro rolling_select(relation, aggregates, order_by, partition_by=none, frame="rows", preceding="unbounded",
-                        following=0, method="auto") %}
+                        following=0, method="auto", exclude="no others") %}
     {{- return(adapter.dispatch("rolling_select", "spark_query_catalog")(
-        relation, aggregates, order_by, partition_by, frame, preceding, following, method
+        relation, aggregates, order_by, partition_by, frame, preceding, following, method, exclude
     )) -}}
 {% endmacro %}
 
 
-{% macro default__rolling_select(relation, aggregates, order_by, partition_by, frame, preceding, following, method) %}
+{% macro default__rolling_select(relation, aggregates, order_by, partition_by, frame, preceding, following, method,
+                                 exclude="no others") %}
     {%- set macro_name = "rolling_select" -%}
     {%- set relation_sql = spark_query_catalog._sqc_relation_sql(relation, macro_name) -%}
     {%- set parts = spark_query_catalog._sqc_rolling_select_parts(
@@ -46,12 +50,22 @@
     {#- Inside a microbatch batch, over the batch and the rows its frame
         reaches; then the batch's rows only (_sqc_rolling_batch.sql). -#}
     {%- set halo = spark_query_catalog._sqc_batch_halo(relation, window, macro_name) -%}
-    {%- if window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}
-        {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
+    {%- set exclusions = ["no others", "current row", "group", "ties"] -%}
+    {%- set exclusion = modules.re.sub("\\s+", " ", exclude | trim | lower) if exclude is string else exclude -%}
+    {%- if exclusion not in exclusions -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "exclude", "one of '" ~ exclusions | join("', '") ~ "'", exclude) -}}
     {%- endif -%}
-    {%- set query = spark_query_catalog._sqc_rolling_select_query(
-        halo.sql if halo is not none else relation_sql, relation, items, window, macro_name
-    ) -%}
+    {%- if exclusion != "no others" -%}
+        {%- set query = spark_query_catalog._sqc_rolling_exclude_sql(
+            halo.sql if halo is not none else relation_sql, relation, items, window, exclusion
+        ) -%}
+    {%- elif window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}
+        {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
+    {%- else -%}
+        {%- set query = spark_query_catalog._sqc_rolling_select_query(
+            halo.sql if halo is not none else relation_sql, relation, items, window, macro_name
+        ) -%}
+    {%- endif -%}
     {%- if halo is none -%}
         {{- return(query) -}}
     {%- endif -%}

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sqc.testing import reference
+from sqc.testing import lint, reference
 from sqc.testing.dbt_harness import DbtProject, values_sql
 from sqc.testing.loads import side_by_side
 
@@ -333,7 +333,10 @@ def _duckdb_bound(value: Any, side: str) -> str:
     return f"{value} {side}" if value > 0 else f"{-value} {other}"
 
 
-def _duckdb_sql(frame: str, key: str | None, preceding: Any, following: Any) -> str:
+def _duckdb_sql(
+    frame: str, key: str | None, preceding: Any, following: Any,
+    aggregates: dict[str, str] = GRAMMAR_AGGREGATES, exclude: str = "no others",
+) -> str:  # fmt: skip
     """The same windows in DuckDB, with Spark's NULL order made explicit
     (NULLs first ascending, last descending; DuckDB puts them last)."""
     order = ""
@@ -342,9 +345,9 @@ def _duckdb_sql(frame: str, key: str | None, preceding: Any, following: Any) -> 
         order = f" order by {key}{nulls}"
     window = (
         f"over (partition by p{order} {frame} between {_duckdb_bound(preceding, 'preceding')}"
-        f" and {_duckdb_bound(following, 'following')})"
+        f" and {_duckdb_bound(following, 'following')} exclude {exclude})"
     )
-    columns = ", ".join(f"{sql} {window} as {alias}" for alias, sql in GRAMMAR_AGGREGATES.items())
+    columns = ", ".join(f"{sql} {window} as {alias}" for alias, sql in aggregates.items())
     return f"select row_id, {columns} from t"
 
 
@@ -378,6 +381,122 @@ def test_frames_spark_lacks_equal_duckdb(
                     assert float(actual) == pytest.approx(expected[alias], abs=1e-6), (case, alias)
                 else:
                     assert actual == expected[alias], (case, alias, expected["row_id"])
+
+
+# Frame exclusions (SQL:2011, which Spark lacks): (frame, order key or
+# none, preceding, following, exclude). Frames around the row, after it
+# (nothing to exclude, but for a NULL key's peers in RANGE), running, with
+# no order key (every row a peer), descending and NULLs last.
+EXCLUDES = [
+    ("range", "k", 2, 0, "group"), ("range", "k", 2, 0, "ties"),
+    ("range", "k", 1, 1, "current row"),
+    ("range", "k desc", 1, 2, "group"), ("range", "k nulls last", 3, -1, "ties"),
+    ("range", "k", "unbounded", 0, "ties"), ("range", None, "unbounded", 0, "current row"),
+    ("groups", "k", 1, 1, "ties"), ("groups", "k desc", 2, 0, "group"),
+    ("groups", "k", 0, "unbounded", "current row"), ("groups", "k", -1, 2, "group"),
+    ("rows", "row_id", 2, 2, "current row"), ("rows", "row_id", 3, -1, "current row"),
+]  # fmt: skip
+EXCLUDE_AGGREGATES = {
+    "s": "sum(v)",
+    "n": "count(*)",
+    "c": "count(v)",
+    "a": "avg(dv)",
+    "ai": "avg(v)",
+}
+
+
+@pytest.fixture(scope="module")
+def exclude_sql(rolling_view: DbtProject) -> str:
+    """One query: each EXCLUDES case's rolling_select, joined by row_id."""
+    ctes, columns = [], []
+    for index, (frame, key, preceding, following, exclude) in enumerate(EXCLUDES):
+        aggregates = {f"x{index}_{alias}": sql for alias, sql in EXCLUDE_AGGREGATES.items()}
+        call = (
+            f"rolling_select('{VIEW}', {aggregates!r}, {[key] if key else []!r}, partition_by='p', "
+            f"frame='{frame}', preceding={preceding!r}, following={following!r}, "
+            f"exclude='{exclude}')"
+        )
+        ctes.append(f"x{index} as ({{{{ spark_query_catalog.{call} }}}})")
+        columns += [f"x{index}.x{index}_{alias}" for alias in EXCLUDE_AGGREGATES]
+    joins = " ".join(f"join x{i} using (row_id)" for i in range(1, len(EXCLUDES)))
+    return rolling_view.compile_inline(
+        f"with {', '.join(ctes)} select x0.row_id, {', '.join(columns)} from x0 {joins}"
+    )
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
+@given(keys=tables_strategy)
+def test_exclusions_equal_duckdb(
+    rolling_view: DbtProject, exclude_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """EXCLUDE CURRENT ROW, GROUP and TIES over RANGE, GROUPS and ROWS
+    frames, over random partitions with NULL keys, ties and NULL values:
+    sum, count and avg equal DuckDB's windows with the same exclusion on
+    the same rows (avg of decimals to 1e-6: Spark rounds it to 6 places,
+    DuckDB gives a double)."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(exclude_sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    engine = duckdb.connect()
+    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
+    if rows:
+        engine.executemany(
+            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
+        )
+    for index, (frame, key, preceding, following, exclude) in enumerate(EXCLUDES):
+        result = engine.execute(
+            _duckdb_sql(frame, key, preceding, following, EXCLUDE_AGGREGATES, exclude)
+        )
+        names = [column[0] for column in result.description]
+        for row in result.fetchall():
+            expected = dict(zip(names, row, strict=True))
+            for alias in EXCLUDE_AGGREGATES:
+                actual = got[expected["row_id"]][f"x{index}_{alias}"]
+                if alias.startswith("a") and actual is not None and expected[alias] is not None:
+                    assert float(actual) == pytest.approx(expected[alias], abs=1e-6), (index, alias)
+                else:
+                    assert actual == expected[alias], (EXCLUDES[index], alias, expected["row_id"])
+
+
+def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProject) -> None:
+    """A leave-one-out sum over 100 rows: the frame's prefix differences less
+    the row itself, one Exchange; and what is not exact is refused, naming
+    the argument."""
+    _load(rolling_view, _rows([("a", i % 7, i) for i in range(20)]))
+    sql = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'loo': 'sum(v)'}}, 'row_id', partition_by='p', "
+        "preceding=50, following=50, exclude='current row') }}"
+    )
+    assert "rows between 50 preceding" not in sql  # the linear form
+    plan = rolling_view.sql(f"explain formatted {sql}")[0][0]
+    tree = plan.split("== Physical Plan ==")[1].strip().split("\n\n")[0]
+    assert len(re.findall(r"\bExchange \(", tree)) == 1, tree
+    by_id = {r.row_id: r.loo for r in rolling_view.sql(sql)}
+    assert by_id[0] == sum(range(1, 20)) and by_id[19] == sum(range(19))
+    ties = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'loo': 'avg(dv)', 'n': 'count(*)'}}, 'k', "
+        "partition_by='p', frame='range', preceding=2, following=1, exclude='ties') }}"
+    )
+    assert lint.violations(sql) == [] and lint.violations(ties) == [], ties
+    for call, says in [
+        (
+            "{'hi': 'max(v)'}, 'k', frame='range', preceding=1, exclude='group'",
+            "'no others' for max(v)",
+        ),
+        (
+            "{'s': 'sum(xk)'}, 'k', frame='range', preceding=1, exclude='ties'",
+            "cast a floating-point",
+        ),
+        ("{'s': 'sum(v)'}, 'row_id', preceding=1, exclude='group'", "only 'current row' is exact"),
+        (
+            "{'s': 'sum(v)'}, 'row_id', preceding=1, exclude='others'",
+            "one of 'no others', 'current row'",
+        ),
+    ]:
+        message = rolling_view.compile_error(f"{{{{ rolling_select('{VIEW}', {call}) }}}}")
+        assert "spark_query_catalog.rolling_select: argument `exclude` must be" in message
+        assert says in message, message
 
 
 EXTREMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (7, 2), (0, 0), (2, 30), (40, 40)]
