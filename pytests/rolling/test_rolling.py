@@ -235,22 +235,30 @@ def _group_aggregates(method: str) -> dict[str, str]:
     }  # fmt: skip
 
 
+def _side_by_side_sql(
+    project: DbtProject, prefix: str, calls: list[tuple[dict[str, str], str]]
+) -> str:
+    """One query: rolling_select over VIEW with each call's aggregates (named
+    <prefix><index>_<alias>) and its other arguments, joined by row_id."""
+    ctes, columns = [], []
+    for index, (aggregates, arguments) in enumerate(calls):
+        named = {f"{prefix}{index}_{alias}": sql for alias, sql in aggregates.items()}
+        call = f"rolling_select('{VIEW}', {named!r}, {arguments})"
+        ctes.append(f"{prefix}{index} as ({{{{ spark_query_catalog.{call} }}}})")
+        columns += [f"{prefix}{index}.{name}" for name in named]
+    joins = " ".join(f"join {prefix}{i} using (row_id)" for i in range(1, len(calls)))
+    select = f"select {prefix}0.row_id, {', '.join(columns)} from {prefix}0 {joins}"
+    return project.compile_inline(f"with {', '.join(ctes)} {select}")
+
+
 @pytest.fixture(scope="module")
 def groups_sql(rolling_view: DbtProject) -> str:
     """One query: each GROUPS frame's rolling_select, joined by row_id."""
-    ctes, columns = [], []
-    for index, (key, preceding, following, method) in enumerate(GROUPS):
-        aggregates = {f"g{index}_{alias}": sql for alias, sql in _group_aggregates(method).items()}
-        call = (
-            f"rolling_select('{VIEW}', {aggregates!r}, '{key}', partition_by='p', "
-            f"frame='groups', preceding={preceding!r}, following={following!r}, method='{method}')"
-        )
-        ctes.append(f"g{index} as ({{{{ spark_query_catalog.{call} }}}})")
-        columns += [f"g{index}.g{index}_{alias}" for alias in _group_aggregates(method)]
-    joins = " ".join(f"join g{i} using (row_id)" for i in range(1, len(GROUPS)))
-    return rolling_view.compile_inline(
-        f"with {', '.join(ctes)} select g0.row_id, {', '.join(columns)} from g0 {joins}"
-    )
+    return _side_by_side_sql(rolling_view, "g", [
+        (_group_aggregates(method), f"'{key}', partition_by='p', frame='groups', "
+         f"preceding={preceding!r}, following={following!r}, method='{method}'")
+        for key, preceding, following, method in GROUPS
+    ])  # fmt: skip
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=10)
@@ -309,19 +317,11 @@ GRAMMAR_AGGREGATES = {
 @pytest.fixture(scope="module")
 def grammar_sql(rolling_view: DbtProject) -> str:
     """One query: each GRAMMAR frame's rolling_select, joined by row_id."""
-    ctes, columns = [], []
-    for index, (frame, key, preceding, following) in enumerate(GRAMMAR):
-        aggregates = {f"f{index}_{alias}": sql for alias, sql in GRAMMAR_AGGREGATES.items()}
-        call = (
-            f"rolling_select('{VIEW}', {aggregates!r}, {[key] if key else []!r}, partition_by='p', "
-            f"frame='{frame}', preceding={preceding!r}, following={following!r})"
-        )
-        ctes.append(f"f{index} as ({{{{ spark_query_catalog.{call} }}}})")
-        columns += [f"f{index}.f{index}_{alias}" for alias in GRAMMAR_AGGREGATES]
-    joins = " ".join(f"join f{i} using (row_id)" for i in range(1, len(GRAMMAR)))
-    return rolling_view.compile_inline(
-        f"with {', '.join(ctes)} select f0.row_id, {', '.join(columns)} from f0 {joins}"
-    )
+    return _side_by_side_sql(rolling_view, "f", [
+        (GRAMMAR_AGGREGATES, f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
+         f"preceding={preceding!r}, following={following!r}")
+        for frame, key, preceding, following in GRAMMAR
+    ])  # fmt: skip
 
 
 def _duckdb_bound(value: Any, side: str) -> str:
@@ -351,6 +351,43 @@ def _duckdb_sql(
     return f"select row_id, {columns} from t"
 
 
+def _duckdb_rows(rows: list[tuple[Any, ...]], queries: list[str]) -> list[list[dict[str, Any]]]:
+    """Each query's rows, as dicts, in DuckDB over table t of `rows`."""
+    engine = duckdb.connect()
+    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
+    if rows:  # DuckDB refuses executemany of no rows
+        engine.executemany(
+            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
+        )
+    results = []
+    for query in queries:
+        result = engine.execute(query)
+        names = [column[0] for column in result.description]
+        results.append([dict(zip(names, row, strict=True)) for row in result.fetchall()])
+    return results
+
+
+def _assert_like_duckdb(
+    got: dict[int, dict[str, Any]], prefix: str, cases: list[Any], aggregates: dict[str, str],
+    expected: list[list[dict[str, Any]]],
+) -> None:  # fmt: skip
+    """Spark's columns <prefix><case>_<alias> equal DuckDB's rows; averages
+    (aliases starting with a) to 1e-6: Spark rounds an avg of decimals to 6
+    places, DuckDB gives a double."""
+    for index, rows in enumerate(expected):
+        assert len(rows) == len(got), cases[index]  # a row each, as Spark's
+        for row in rows:
+            for alias in aggregates:
+                actual = got[row["row_id"]][f"{prefix}{index}_{alias}"]
+                if alias.startswith("a") and actual is not None and row[alias] is not None:
+                    assert float(actual) == pytest.approx(row[alias], abs=1e-6), (
+                        cases[index],
+                        alias,
+                    )
+                else:
+                    assert actual == row[alias], (cases[index], alias, row["row_id"])
+
+
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
 @given(keys=tables_strategy)
 def test_frames_spark_lacks_equal_duckdb(
@@ -364,23 +401,8 @@ def test_frames_spark_lacks_equal_duckdb(
     _load(rolling_view, rows)
     got = {r.row_id: r.asDict() for r in rolling_view.sql(grammar_sql)}
     assert sorted(got) == [r[0] for r in rows]
-    engine = duckdb.connect()
-    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
-    if rows:  # DuckDB refuses executemany of no rows
-        engine.executemany(
-            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
-        )
-    for index, case in enumerate(GRAMMAR):
-        result = engine.execute(_duckdb_sql(*case))
-        names = [column[0] for column in result.description]
-        for row in result.fetchall():
-            expected = dict(zip(names, row, strict=True))
-            for alias in GRAMMAR_AGGREGATES:
-                actual = got[expected["row_id"]][f"f{index}_{alias}"]
-                if alias == "a" and actual is not None:
-                    assert float(actual) == pytest.approx(expected[alias], abs=1e-6), (case, alias)
-                else:
-                    assert actual == expected[alias], (case, alias, expected["row_id"])
+    queries = [_duckdb_sql(*case) for case in GRAMMAR]
+    _assert_like_duckdb(got, "f", GRAMMAR, GRAMMAR_AGGREGATES, _duckdb_rows(rows, queries))
 
 
 # Frame exclusions (SQL:2011, which Spark lacks): (frame, order key or
@@ -408,20 +430,11 @@ EXCLUDE_AGGREGATES = {
 @pytest.fixture(scope="module")
 def exclude_sql(rolling_view: DbtProject) -> str:
     """One query: each EXCLUDES case's rolling_select, joined by row_id."""
-    ctes, columns = [], []
-    for index, (frame, key, preceding, following, exclude) in enumerate(EXCLUDES):
-        aggregates = {f"x{index}_{alias}": sql for alias, sql in EXCLUDE_AGGREGATES.items()}
-        call = (
-            f"rolling_select('{VIEW}', {aggregates!r}, {[key] if key else []!r}, partition_by='p', "
-            f"frame='{frame}', preceding={preceding!r}, following={following!r}, "
-            f"exclude='{exclude}')"
-        )
-        ctes.append(f"x{index} as ({{{{ spark_query_catalog.{call} }}}})")
-        columns += [f"x{index}.x{index}_{alias}" for alias in EXCLUDE_AGGREGATES]
-    joins = " ".join(f"join x{i} using (row_id)" for i in range(1, len(EXCLUDES)))
-    return rolling_view.compile_inline(
-        f"with {', '.join(ctes)} select x0.row_id, {', '.join(columns)} from x0 {joins}"
-    )
+    return _side_by_side_sql(rolling_view, "x", [
+        (EXCLUDE_AGGREGATES, f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
+         f"preceding={preceding!r}, following={following!r}, exclude='{exclude}'")
+        for frame, key, preceding, following, exclude in EXCLUDES
+    ])  # fmt: skip
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
@@ -438,25 +451,8 @@ def test_exclusions_equal_duckdb(
     _load(rolling_view, rows)
     got = {r.row_id: r.asDict() for r in rolling_view.sql(exclude_sql)}
     assert sorted(got) == [r[0] for r in rows]
-    engine = duckdb.connect()
-    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
-    if rows:
-        engine.executemany(
-            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
-        )
-    for index, (frame, key, preceding, following, exclude) in enumerate(EXCLUDES):
-        result = engine.execute(
-            _duckdb_sql(frame, key, preceding, following, EXCLUDE_AGGREGATES, exclude)
-        )
-        names = [column[0] for column in result.description]
-        for row in result.fetchall():
-            expected = dict(zip(names, row, strict=True))
-            for alias in EXCLUDE_AGGREGATES:
-                actual = got[expected["row_id"]][f"x{index}_{alias}"]
-                if alias.startswith("a") and actual is not None and expected[alias] is not None:
-                    assert float(actual) == pytest.approx(expected[alias], abs=1e-6), (index, alias)
-                else:
-                    assert actual == expected[alias], (EXCLUDES[index], alias, expected["row_id"])
+    queries = [_duckdb_sql(*case[:4], EXCLUDE_AGGREGATES, case[4]) for case in EXCLUDES]
+    _assert_like_duckdb(got, "x", EXCLUDES, EXCLUDE_AGGREGATES, _duckdb_rows(rows, queries))
 
 
 def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProject) -> None:
