@@ -80,7 +80,8 @@
     {#- Distinct counts first: rolling_select gives each by its name beside
         the other aggregates' expressions, and names read best first. -#}
     {%- set ordered = [] -%}
-    {%- for item in items if modules.re.match("(?i)(count\s*\(\s*distinct\s|approx_count_distinct\s*\()", item.sql) -%}
+    {%- for item in items if spark_query_catalog._sqc_parse_distinct_count(item.sql) is not none
+        or spark_query_catalog._sqc_parse_approx_distinct(item.sql) is not none -%}
         {%- do ordered.append(item) -%}
     {%- endfor -%}
     {%- for item in items if item not in ordered -%}
