@@ -3,15 +3,18 @@
     lacks): 'current row', 'group' (the row and its peers, the rows with
     its order keys), 'ties' (its peers but not the row) or 'no others'.
 
-    Each aggregate is what the frame holds less what is excluded from it:
-    the frame's sum and count (rolling_select's own forms, linear where
+    sum, count and avg are what the frame holds less what is excluded from
+    it: the frame's sum and count (rolling_select's own forms, linear where
     `auto` takes them), less the sum and count of the excluded rows that
     are in the frame. A row's peers lie all inside a RANGE or GROUPS frame
     or all outside it, so the excluded rows in the frame are the row's peer
     group taken over the same frame (`partition by` the keys and the order
     keys), as Spark's own frame has it for a NULL key too. So sum, count
-    and avg of integers and decimals are exact; min, max, distinct counts
-    and floating-point sums have no such difference and are a compile error.
+    and avg of integers and decimals are exact; floating-point sums have
+    no such difference and are a compile error.
+
+    min and max have no difference: _sqc_rolling_exclude_extremes.sql.
+    Distinct counts are a compile error.
 -#}
 
 {#- The query: `relation_sql`'s columns and each of `items` over `window`
@@ -25,20 +28,58 @@
             ~ " 'ties')"), exclude) -}}
     {%- endif -%}
     {%- set parts = spark_query_catalog._sqc_exclude_parts(items, window, relation, exclude) -%}
+    {%- set sums = parts | rejectattr("function", "in", ["min", "max"]) | list -%}
+    {%- set extremes = parts | selectattr("function", "in", ["min", "max"]) | list -%}
+    {%- set rows_frame = window.frame_kind == "rows" -%}
+    {%- set helpers = [] -%}
+    {#- A GROUPS frame is the RANGE frame of its offsets over the rows'
+        numbered peer groups, a key that is never NULL. -#}
+    {%- set grouped = window.frame_kind == "groups" -%}
+    {%- if grouped -%}
+        {%- set numbered = spark_query_catalog._sqc_numbered_groups(relation_sql, window) -%}
+        {%- set relation_sql, window = numbered.sql, numbered.window -%}
+        {%- do helpers.append("rolling_group") -%}
+    {%- endif -%}
+
+    {#- The frame's sums and counts; for min and max, the frame's rows
+        before the row's peers and after them, each a frame of its own. -#}
+    {%- set steps = [] -%}
     {%- set frame_aggregates = {} -%}
-    {%- for part in parts -%}
+    {%- for part in sums -%}
         {%- do frame_aggregates.update({part.name ~ "_count": "count(" ~ part.argument ~ ")"}) -%}
         {%- if part.function != "count" -%}
             {%- do frame_aggregates.update({part.name ~ "_sum": "sum(" ~ part.argument ~ ")"}) -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- set frame_items = spark_query_catalog._sqc_aggregates(frame_aggregates, macro_name) -%}
-    {%- if window.frame_kind == "groups" -%}
-        {%- set source = spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, frame_items, window) -%}
-    {%- else -%}
-        {%- set source = spark_query_catalog._sqc_rolling_select_query(relation_sql, relation, frame_items, window, macro_name) -%}
+    {%- if frame_aggregates -%}
+        {%- do steps.append({"name": "rolling_frames", "window": window, "aggregates": frame_aggregates}) -%}
     {%- endif -%}
-    {%- set helpers = frame_aggregates.keys() | list -%}
+    {#- A side that is Spark's frame is a column beside the peers' (below);
+        one with a linear form (van Herk blocks) a query of its own. -#}
+    {%- set sides = spark_query_catalog._sqc_exclude_sides(window) if extremes else {} -%}
+    {%- set side_columns = [] -%}
+    {%- for side, side_window in sides.items() if side_window is not none -%}
+        {%- set side_aggregates = {} -%}
+        {%- for part in extremes -%}
+            {%- set call = part.function ~ "(" ~ part.argument ~ ")" -%}
+            {%- if spark_query_catalog._sqc_rolling_plan(side_window, part, relation, macro_name, helpers=true).linear -%}
+                {%- do side_aggregates.update({part.name ~ "_" ~ side: call}) -%}
+            {%- else -%}
+                {%- do side_columns.append(spark_query_catalog._sqc_window_call_sql(call, side_window, 4)
+                    ~ " as " ~ part.name ~ "_" ~ side) -%}
+            {%- endif -%}
+        {%- endfor -%}
+        {%- if side_aggregates -%}
+            {%- do steps.append({"name": "rolling_" ~ side, "window": side_window, "aggregates": side_aggregates}) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set source = namespace(sql=relation_sql) -%}
+    {%- for step in steps -%}
+        {%- set query = spark_query_catalog._sqc_rolling_select_query(source.sql, relation,
+            spark_query_catalog._sqc_aggregates(step.aggregates, macro_name), step.window, macro_name) -%}
+        {%- set source.sql = "(\n" ~ query | indent(4, first=true) ~ "\n) as " ~ step.name -%}
+        {%- do helpers.extend(step.aggregates.keys()) -%}
+    {%- endfor -%}
 
     {#- Whether the row is in its own frame: known from the bounds over a
         ROWS or GROUPS frame, a RANGE frame without offsets and with no
@@ -48,63 +89,100 @@
     {%- for key in window.order_keys -%}
         {%- do heads.append(spark_query_catalog._sqc_key_head(key)) -%}
     {%- endfor -%}
-    {%- set peers = dict(window, partition_clause="partition by " ~ (window.partition_keys + heads) | join(", ")) -%}
+    {%- set peer_keys = window.partition_keys + heads -%}
+    {%- set peers = dict(window, partition_clause="partition by " ~ peer_keys | join(", ") if peer_keys else "") -%}
     {%- set offsets = [window.start, window.end] | selectattr("kind", "in", ["offset", "interval"]) | list -%}
-    {%- set ranged = window.frame_kind == "range" and window.order_keys and offsets -%}
-    {%- set peer_over = spark_query_catalog._sqc_over_sql(peers if ranged else dict(peers, order_keys=[]),
-        window.frame_sql if ranged else "", 4) -%}
+    {%- set ranged = window.frame_kind == "range" and window.order_keys and offsets and not grouped -%}
+    {%- set group_over = spark_query_catalog._sqc_over_sql(dict(peers, order_keys=[]), "", 4) -%}
+    {%- set peer_over = spark_query_catalog._sqc_over_sql(peers, window.frame_sql, 4) if ranged else group_over -%}
     {%- set in_frame = "rolling_in_frame" if ranged
         else ((window.start.position or 0) <= 0 and 0 <= (window.end.position or 0)) -%}
-    {%- set peer_columns = [] -%}
+    {%- set peer_columns = side_columns -%}
     {%- if ranged -%}
         {%- do peer_columns.append("count(*)" ~ peer_over ~ " > 0 as rolling_in_frame") -%}
     {%- endif -%}
     {%- if exclude != "current row" and in_frame -%}
-        {%- for part in parts -%}
+        {%- for part in sums -%}
             {%- do peer_columns.append("count(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_count") -%}
             {%- if part.function != "count" -%}
                 {%- do peer_columns.append("sum(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_sum") -%}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
+    {#- min and max less the row alone: the peers' extreme, or the next one
+        in their order where the row holds it. -#}
+    {%- set others = extremes and exclude == "current row" and not rows_frame and in_frame is not sameas false -%}
+    {%- if others -%}
+        {%- for part in extremes -%}
+            {%- set ranked = dict(peers, order_keys=[part.argument ~ (" desc" if part.function == "max" else "") ~ " nulls last"]) -%}
+            {%- do peer_columns.append(part.function ~ "(" ~ part.argument ~ ")" ~ group_over ~ " as " ~ part.name ~ "_peers_top") -%}
+            {%- do peer_columns.append("nth_value(" ~ part.argument ~ ", 2)" ~ spark_query_catalog._sqc_over_sql(ranked,
+                "rows between unbounded preceding and unbounded following", 4) ~ " as " ~ part.name ~ "_peers_next") -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {#- A NULL key's RANGE frame is its NULL peers, and the other rows where
+        an unbounded end reaches them. -#}
+    {%- set null_key = window.key.sql if window.frame_kind == "range" and window.order_keys and not grouped else none -%}
+    {%- set nulls_first = null_key is not none and spark_query_catalog._sqc_nulls_first(window.order_keys[0]) -%}
+    {%- set outside = null_key is not none and extremes and (
+        (window.start.kind == "unbounded" and not nulls_first) or (window.end.kind == "unbounded" and nulls_first)) -%}
+    {%- if outside -%}
+        {%- for part in extremes -%}
+            {%- do peer_columns.append(part.function ~ "(" ~ part.argument ~ ") filter (where " ~ null_key ~ " is not null)"
+                ~ spark_query_catalog._sqc_over_sql(dict(window, order_keys=[]), "", 4) ~ " as " ~ part.name ~ "_outside") -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- if peer_columns -%}
-        {%- set source = "select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(peer_columns, 4) ~ "\nfrom (\n"
-            ~ source | indent(4, first=true) ~ "\n) as rolling_frames" -%}
+        {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(peer_columns, 4)
+            ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_peers" -%}
         {%- for column in peer_columns -%}
             {%- do helpers.append(column.split(" as ")[-1]) -%}
         {%- endfor -%}
     {%- endif -%}
 
-    {#- What is taken out of each frame, as columns of their own; then each
-        aggregate from the frame's count and sum less those. -#}
+    {#- What is taken out of each frame's sum and count, as columns of their
+        own; then each aggregate from the frame's count and sum less those. -#}
     {%- set out_columns = [] -%}
-    {%- for part in parts -%}
+    {%- for part in sums -%}
         {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame) -%}
         {%- for measure in ["count", "sum"] if excluded[measure] is not none and (measure == "count" or part.function != "count") -%}
             {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
             {%- do helpers.append(part.name ~ "_out_" ~ measure) -%}
         {%- endfor -%}
     {%- endfor -%}
+    {%- if others -%}
+        {%- for part in extremes -%}
+            {%- set others_sql = "if(" ~ part.argument ~ " <=> " ~ part.name ~ "_peers_top, " ~ part.name ~ "_peers_next, "
+                ~ part.name ~ "_peers_top)" -%}
+            {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(others_sql if in_frame is sameas true
+                else "if(" ~ in_frame ~ ", " ~ others_sql ~ ", null)", part.name ~ "_others", 4, 4)) -%}
+            {%- do helpers.append(part.name ~ "_others") -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- if out_columns -%}
-        {%- set source = "select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(out_columns, 4) ~ "\nfrom (\n"
-            ~ source | indent(4, first=true) ~ "\n) as " ~ ("rolling_peers" if peer_columns else "rolling_frames") -%}
+        {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(out_columns, 4)
+            ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_out" -%}
     {%- endif -%}
     {%- set columns = [] -%}
     {%- for part in parts -%}
+        {%- set alias = spark_query_catalog._sqc_quote(part.alias) -%}
         {%- set counts = part.name ~ "_count" ~ (" - " ~ part.name ~ "_out_count" if out_columns else "") -%}
-        {%- if part.function == "count" -%}
-            {%- set value = counts -%}
+        {%- set total = part.name ~ "_sum" ~ (" - " ~ part.name ~ "_out_sum" if out_columns else "") -%}
+        {%- if part.function in ["min", "max"] -%}
+            {%- set value = spark_query_catalog._sqc_excluded_extreme(part, exclude, in_frame, sides, others, null_key, outside) -%}
+            {%- do columns.append((spark_query_catalog._sqc_indented(value, 4) if value.startswith("case")
+                else spark_query_catalog._sqc_wrapped(value, 4, (" as " ~ alias ~ ",") | length)) ~ " as " ~ alias) -%}
+        {%- elif part.function == "count" -%}
+            {%- do columns.append(counts ~ " as " ~ alias) -%}
         {%- else -%}
-            {%- set total = part.name ~ "_sum" ~ (" - " ~ part.name ~ "_out_sum" if out_columns else "") -%}
             {%- set value = "case\n    when " ~ counts ~ " > 0\n        then "
                 ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_linear_value_sql(
                     part.function, part.type, total, counts, window), 8) ~ "\nend" -%}
+            {%- do columns.append(spark_query_catalog._sqc_indented(value, 4) ~ " as " ~ alias) -%}
         {%- endif -%}
-        {%- do columns.append(spark_query_catalog._sqc_indented(value, 4) ~ " as " ~ spark_query_catalog._sqc_quote(part.alias)) -%}
     {%- endfor -%}
     {{- return("select\n    * except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    ),\n"
-        ~ spark_query_catalog._sqc_list_lines(columns, 4)
-        ~ "\nfrom (\n" ~ source | indent(4, first=true) ~ "\n) as rolling_excluded") -}}
+        ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source.sql) -}}
 {% endmacro %}
 
 
@@ -119,13 +197,22 @@
             {%- set argument_type = spark_query_catalog._sqc_argument_type(aggregate.argument, window.columns, relation) -%}
         {%- endif -%}
         {%- set kind = spark_query_catalog._sqc_type_class(argument_type) -%}
-        {%- if aggregate is none or aggregate.function not in ["sum", "count", "avg"]
-            or (execute and aggregate.function != "count" and kind not in ["integral", "decimal"])
+        {%- if aggregate is none
+            or (execute and aggregate.function in ["sum", "avg"] and kind not in ["integral", "decimal"])
             or (execute and aggregate.function == "avg" and kind == "decimal"
                 and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none) -%}
             {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql ~ " (a frame's"
-                ~ " exclusion is exact for sum, count and avg of integers and of decimals up to 28 digits, and"
-                ~ " count of anything; cast a floating-point argument to a decimal)", exclude) -}}
+                ~ " exclusion is exact for min and max, count, and sum and avg of integers and of decimals up to"
+                ~ " 28 digits; cast a floating-point argument to a decimal)", exclude) -}}
+        {%- endif -%}
+        {#- min and max take the frame's rows before and after the row's
+            peers, which a RANGE key's smallest step tells apart. -#}
+        {%- set reason = spark_query_catalog._sqc_range_linear_reason(window)
+            if execute and aggregate.function in ["min", "max"] and window.frame_kind == "range" and window.order_keys
+            else none -%}
+        {%- if reason is not none -%}
+            {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql
+                ~ " over this RANGE frame (" ~ reason ~ ")", exclude) -}}
         {%- endif -%}
         {%- do parts.append({"name": "rolling_" ~ loop.index0, "function": aggregate.function,
             "argument": aggregate.argument, "type": argument_type, "alias": item.alias}) -%}

@@ -24,7 +24,8 @@
     its value's first occurrence); other frames use Spark's frame over a
     set, as rolling does. approx_count_distinct is that exact count where
     it applies (_sqc_rolling_approx.sql), else Spark's frame. `exclude`
-    takes the excluded rows' sum and count out of the frame's
+    takes the excluded rows' sum and count out of the frame's, and takes
+    min and max over the frame's rows before and after the row's peers
     (_sqc_rolling_exclude.sql).
 
     Example:
@@ -81,18 +82,29 @@
     lies that many groups before or after the row's. Then the number is
     dropped. -#}
 {% macro _sqc_rolling_groups_sql(relation_sql, relation, items, window) %}
-    {%- set numbered = "select\n    *,\n    dense_rank()" ~ spark_query_catalog._sqc_over_sql(window, "", 4)
-        ~ " as rolling_group\nfrom " ~ relation_sql -%}
-    {%- set groups = dict(window,
-        order_keys=["rolling_group"],
-        frame_kind="range",
-        frame_sql="range between " ~ window.start.sql ~ " and " ~ window.end.sql,
-        key={"kind": "integral", "type": "int", "scale": 0, "ntz": false, "sql": "rolling_group"}
-    ) -%}
+    {%- set grouped = spark_query_catalog._sqc_numbered_groups(relation_sql, window) -%}
     {%- set query = spark_query_catalog._sqc_rolling_select_query(
-        "(\n" ~ numbered | indent(4, first=true) ~ "\n) as rolling_groups", relation, items, groups, "rolling_select"
+        grouped.sql, relation, items, grouped.window, "rolling_select"
     ) -%}
     {{- return("select * except (rolling_group)\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_grouped") -}}
+{% endmacro %}
+
+
+{#- `relation_sql` with each row's peer group numbered (`rolling_group`),
+    and the RANGE window over that number that is `window`'s GROUPS frame:
+    {sql (a subquery with its alias), window}. -#}
+{% macro _sqc_numbered_groups(relation_sql, window) %}
+    {%- set numbered = "select\n    *,\n    dense_rank()" ~ spark_query_catalog._sqc_over_sql(window, "", 4)
+        ~ " as rolling_group\nfrom " ~ relation_sql -%}
+    {{- return({
+        "sql": "(\n" ~ numbered | indent(4, first=true) ~ "\n) as rolling_groups",
+        "window": dict(window,
+            order_keys=["rolling_group"],
+            frame_kind="range",
+            frame_sql="range between " ~ window.start.sql ~ " and " ~ window.end.sql,
+            key={"kind": "integral", "type": "int", "scale": 0, "ntz": false, "sql": "rolling_group"}
+        )
+    }) -}}
 {% endmacro %}
 
 

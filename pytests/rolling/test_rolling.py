@@ -327,6 +327,8 @@ def grammar_sql(rolling_view: DbtProject) -> str:
 def _duckdb_bound(value: Any, side: str) -> str:
     if value == "unbounded":
         return f"unbounded {side}"
+    if isinstance(value, str):  # a duration
+        return f"interval '{value}' {side}"
     if value == 0:
         return "current row"
     other = "following" if side == "preceding" else "preceding"
@@ -342,7 +344,8 @@ def _duckdb_sql(
     order = ""
     if key:
         nulls = "" if "nulls" in key else " nulls last" if key.endswith("desc") else " nulls first"
-        order = f" order by {key}{nulls}"
+        head, _, direction = key.partition(" ")
+        order = f' order by "{head}" {direction}{nulls}'  # quoted: `at` is a keyword in DuckDB
     window = (
         f"over (partition by p{order} {frame} between {_duckdb_bound(preceding, 'preceding')}"
         f" and {_duckdb_bound(following, 'following')} exclude {exclude})"
@@ -354,10 +357,14 @@ def _duckdb_sql(
 def _duckdb_rows(rows: list[tuple[Any, ...]], queries: list[str]) -> list[list[dict[str, Any]]]:
     """Each query's rows, as dicts, in DuckDB over table t of `rows`."""
     engine = duckdb.connect()
-    engine.execute("create table t (row_id int, p varchar, k int, v int, dv decimal(10, 2))")
+    engine.execute(
+        "create table t (row_id int, p varchar, k int, dk decimal(10, 2), day date,"
+        ' "at" timestamp, v int, dv decimal(10, 2))'
+    )
     if rows:  # DuckDB refuses executemany of no rows
         engine.executemany(
-            "insert into t values (?, ?, ?, ?, ?)", [(r[0], r[1], r[2], r[8], r[9]) for r in rows]
+            "insert into t values (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r[0], r[1], r[2], r[3], r[5], r[6], r[8], r[9]) for r in rows],
         )
     results = []
     for query in queries:
@@ -408,15 +415,21 @@ def test_frames_spark_lacks_equal_duckdb(
 # Frame exclusions (SQL:2011, which Spark lacks): (frame, order key or
 # none, preceding, following, exclude). Frames around the row, after it
 # (nothing to exclude, but for a NULL key's peers in RANGE), running, with
-# no order key (every row a peer), descending and NULLs last.
+# no order key (every row a peer), descending and NULLs last; RANGE over
+# decimal, date and timestamp keys (min and max step from the row by the
+# key's smallest step).
 EXCLUDES = [
     ("range", "k", 2, 0, "group"), ("range", "k", 2, 0, "ties"),
     ("range", "k", 1, 1, "current row"),
     ("range", "k desc", 1, 2, "group"), ("range", "k nulls last", 3, -1, "ties"),
     ("range", "k", "unbounded", 0, "ties"), ("range", None, "unbounded", 0, "current row"),
+    ("range", "k desc", 0, "unbounded", "current row"), ("range", "k", 0, 0, "current row"),
+    ("range", "dk", 0.5, 0.25, "group"), ("range", "day", "18 days", 0, "current row"),
+    ("range", "at", "14 hours", "7 hours", "ties"), ("range", "at desc", "unbounded", 0, "group"),
     ("groups", "k", 1, 1, "ties"), ("groups", "k desc", 2, 0, "group"),
     ("groups", "k", 0, "unbounded", "current row"), ("groups", "k", -1, 2, "group"),
     ("rows", "row_id", 2, 2, "current row"), ("rows", "row_id", 3, -1, "current row"),
+    ("rows", "row_id", 0, 0, "current row"), ("rows", "row_id", "unbounded", 1, "current row"),
 ]  # fmt: skip
 EXCLUDE_AGGREGATES = {
     "s": "sum(v)",
@@ -424,6 +437,8 @@ EXCLUDE_AGGREGATES = {
     "c": "count(v)",
     "a": "avg(dv)",
     "ai": "avg(v)",
+    "lo": "min(v)",
+    "hi": "max(dv)",
 }
 
 
@@ -444,7 +459,7 @@ def test_exclusions_equal_duckdb(
 ) -> None:
     """EXCLUDE CURRENT ROW, GROUP and TIES over RANGE, GROUPS and ROWS
     frames, over random partitions with NULL keys, ties and NULL values:
-    sum, count and avg equal DuckDB's windows with the same exclusion on
+    sum, count, avg, min and max equal DuckDB's windows with the same exclusion on
     the same rows (avg of decimals to 1e-6: Spark rounds it to 6 places,
     DuckDB gives a double)."""
     rows = _rows(keys)
@@ -474,11 +489,20 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
         f"{{{{ rolling_select('{VIEW}', {{'loo': 'avg(dv)', 'n': 'count(*)'}}, 'k', "
         "partition_by='p', frame='range', preceding=2, following=1, exclude='ties') }}"
     )
-    assert lint.violations(sql) == [] and lint.violations(ties) == [], ties
+    extremes = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'hi': 'max(v)', 'lo': 'min(dv)'}}, 'k', "
+        "partition_by='p', frame='groups', preceding=2, exclude='ties') }}"
+    )
+    for emitted in (sql, ties, extremes):
+        assert lint.violations(emitted) == [], emitted
     for call, says in [
         (
-            "{'hi': 'max(v)'}, 'k', frame='range', preceding=1, exclude='group'",
-            "'no others' for max(v)",
+            "{'d': 'count(distinct v)'}, 'k', frame='range', preceding=1, exclude='group'",
+            "'no others' for count(distinct v)",
+        ),
+        (
+            "{'hi': 'max(v)'}, 'xk', frame='range', preceding=1, exclude='group'",
+            "a floating key has no smallest step",
         ),
         (
             "{'s': 'sum(xk)'}, 'k', frame='range', preceding=1, exclude='ties'",
