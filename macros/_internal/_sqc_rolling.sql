@@ -39,19 +39,6 @@
 {% endmacro %}
 
 
-{#- Spark refuses median(x) over a window frame
-    (INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC) and takes percentile(x, 0.5),
-    which median is: the same exact value, interpolated between the two
-    middle values. `expression` with a whole median(...) so written. -#}
-{% macro _sqc_median_as_percentile(expression) %}
-    {%- set match = modules.re.match("^\s*median\s*\((.*)\)\s*$", expression, modules.re.IGNORECASE + modules.re.DOTALL) -%}
-    {%- if match is none or match.group(1).count("(") != match.group(1).count(")") or match.group(1) | trim == "" -%}
-        {{- return(expression) -}}
-    {%- endif -%}
-    {{- return("percentile(" ~ match.group(1) | trim ~ ", 0.5)") -}}
-{% endmacro %}
-
-
 {#- " over (\n    partition by ...\n    order by ...\n    <frame>\n)", `margin` spaces in. -#}
 {% macro _sqc_over_sql(window, frame_sql, margin) %}
     {%- set clauses = [] -%}

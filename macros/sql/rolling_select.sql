@@ -161,8 +161,8 @@
             {%- elif plan.linear -%}
                 {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
             {%- else -%}
-                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_window_call_sql(
-                    spark_query_catalog._sqc_median_as_percentile(item.sql), window, 4)}) -%}
+                {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_native_call_sql(
+                    item.sql, window, 4, macro_name, "aggregates")}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import calendar
 import itertools
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -113,7 +113,7 @@ def negated(offset: Any) -> Any:
 
 def frame_aggregate(
     rows: Sequence[FrameRow],
-    aggregate: str,
+    aggregate: str | Callable[[list[Any]], Any],
     frame: str,
     start: Any,
     end: Any,
@@ -134,7 +134,8 @@ def frame_aggregate(
     order); a NULL key's frame is every NULL-key row of its partition, up to
     the partition's edge where a bound is unbounded. `aggregate` is sum,
     count (of non-NULL values), count_rows, count_distinct (of non-NULL
-    values), avg, min or max: sum, avg, min and
+    values), avg, min or max, or a function of the frame's non-NULL values:
+    sum, avg, min and
     max of an empty frame, or of NULLs only, are NULL; count is 0. An avg of
     decimals is rounded half up to `decimal_scale` + 4 places, as Spark's.
     """
@@ -203,8 +204,13 @@ def _in_range(
     return (low is None or key >= low) and (high is None or key <= high)
 
 
-def _aggregate(aggregate: str, chosen: Sequence[FrameRow], decimal_scale: int | None) -> Any:
+def _aggregate(
+    aggregate: str | Callable[[list[Any]], Any], chosen: Sequence[FrameRow],
+    decimal_scale: int | None,
+) -> Any:  # fmt: skip
     values = [r.value for r in chosen if r.value is not None]
+    if callable(aggregate):  # of the frame's non-NULL values
+        return aggregate(values)
     if aggregate == "count_rows":
         return len(chosen)
     if aggregate == "count_distinct":

@@ -1,0 +1,115 @@
+{#-
+    Exact holistic aggregates over a frame, as analysts write them in
+    PostgreSQL and DuckDB, in forms Spark 4.3 takes over a window frame
+    (it refuses median, percentile_cont and percentile_disc there:
+    INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC):
+
+      median(x)                          percentile(x, 0.5)
+      percentile_cont(f) within group (order by x)
+                                         percentile(x, f): interpolated, as
+                                         Spark's percentile; descending, at 1 - f
+      percentile_disc(f) within group (order by x)
+                                         the frame's values sorted, the
+                                         ceil(f * n)-th (the first whose
+                                         cumulative share reaches f; SQL's
+                                         rule, and Spark's own aggregate's)
+      mode(x), mode() within group (order by x)
+                                         mode(x, true): of values tied for the
+                                         most rows, the smallest; descending,
+                                         the largest (as PostgreSQL)
+
+    `f` is a fraction from 0 to 1, or several as array(f1, f2, ...) (or
+    array[...]), which gives an array. NULLs are skipped; an empty frame
+    gives NULL. Each still reads the whole frame for every row, as Spark's
+    own frame does (docs/rolling.md: where the floor lies).
+-#}
+
+{#- `expression` over Spark's frame of `window`, a holistic aggregate in
+    a form Spark takes. `argument` names the macro's argument in errors. -#}
+{% macro _sqc_native_call_sql(expression, window, margin, macro_name, argument) %}
+    {%- set holistic = spark_query_catalog._sqc_parse_holistic(expression, macro_name, argument) -%}
+    {%- if holistic is none -%}
+        {{- return(spark_query_catalog._sqc_window_call_sql(expression, window, margin)) -}}
+    {%- endif -%}
+    {%- set value = holistic.value -%}
+    {#- mode(x, true) is Spark's mode with ties to the smallest value; the
+        largest has only the within group spelling. -#}
+    {%- if holistic.function == "mode" -%}
+        {{- return(spark_query_catalog._sqc_window_call_sql("mode() within group (order by " ~ value ~ " desc)"
+            if holistic.descending else "mode(" ~ value ~ ", true)", window, margin)) -}}
+    {%- endif -%}
+    {%- if holistic.function == "cont" -%}
+        {%- set fractions = [] -%}
+        {%- for fraction in holistic.fractions -%}
+            {%- do fractions.append(spark_query_catalog._sqc_one_minus(fraction) if holistic.descending else fraction) -%}
+        {%- endfor -%}
+        {{- return(spark_query_catalog._sqc_window_call_sql("percentile(" ~ value ~ ", "
+            ~ ("array(" ~ fractions | join(", ") ~ ")" if holistic.array else fractions[0]) ~ ")", window, margin)) -}}
+    {%- endif -%}
+    {#- percentile_disc reads the frame's values once, sorted (sort_array:
+        array_sort compares through a lambda), and picks the first whose
+        share of the frame reaches f. Spark computes a window call as often
+        as it is written, so the sorted frame is bound to `rolling_sorted`
+        by a lambda over a one-element array; try_element_at gives NULL
+        for an empty frame, and the array of several fractions is NULL
+        there, as percentile's is. -#}
+    {%- set sorted = "sort_array(" ~ spark_query_catalog._sqc_window_call_sql("collect_list(" ~ value ~ ")", window,
+        margin + 8) ~ (", false)" if holistic.descending else ")") -%}
+    {%- set pick = "try_element_at(\n    rolling_sorted,\n    greatest(cast(ceil("
+        ~ ("rolling_fraction" if holistic.array else holistic.fractions[0]) ~ " * size(rolling_sorted)) as int), 1)\n)" -%}
+    {%- set body = pick if not holistic.array else "if(\n    size(rolling_sorted) = 0,\n    null,\n    transform(\n"
+        ~ "        array(" ~ holistic.fractions | join(", ") ~ "),\n        rolling_fraction -> "
+        ~ spark_query_catalog._sqc_indented(pick, 8) ~ "\n    )\n)" -%}
+    {{- return("element_at(\n" ~ " " * (margin + 4) ~ "transform(\n" ~ " " * (margin + 8) ~ "array(" ~ sorted ~ "),\n"
+        ~ " " * (margin + 8) ~ "rolling_sorted -> " ~ spark_query_catalog._sqc_indented(body, margin + 8) ~ "\n"
+        ~ " " * (margin + 4) ~ "),\n" ~ " " * (margin + 4) ~ "1\n" ~ " " * margin ~ ")") -}}
+{% endmacro %}
+
+
+{#- A holistic aggregate's parts: {function ('cont', 'disc' or 'mode'),
+    value, fractions (texts), array, descending}, or none for anything
+    else. -#}
+{% macro _sqc_parse_holistic(expression, macro_name, argument) %}
+    {%- set flags = modules.re.IGNORECASE + modules.re.DOTALL -%}
+    {%- set text = expression | trim -%}
+    {%- set within = modules.re.match("^(percentile_cont|percentile_disc|mode)\s*\((.*?)\)\s*within\s+group\s*\(\s*order\s+by\s+(.+?)(\s+(asc|desc))?\s*\)$", text, flags) -%}
+    {%- set plain = modules.re.match("^(median|mode)\s*\((.*)\)$", text, flags) if within is none else none -%}
+    {%- set arguments = spark_query_catalog._sqc_split_arguments(plain.group(2)) if plain is not none else none -%}
+    {%- if within is none and (arguments is none or arguments | length != 1) -%}
+        {{- return(none) -}}
+    {%- elif within is none -%}
+        {%- set function = "cont" if plain.group(1) | lower == "median" else "mode" -%}
+        {{- return({"function": function, "value": arguments[0] | trim, "fractions": ["0.5"], "array": false,
+            "descending": false}) -}}
+    {%- endif -%}
+    {%- set function = within.group(1) | lower -%}
+    {%- set inside = within.group(2) | trim -%}
+    {%- set descending = (within.group(5) or "") | lower == "desc" -%}
+    {%- if function == "mode" -%}
+        {%- if inside != "" -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, argument, "mode() within group (order by x), with nothing"
+                ~ " between mode's parentheses", expression) -}}
+        {%- endif -%}
+        {{- return({"function": "mode", "value": within.group(3) | trim, "fractions": [], "array": false, "descending": descending}) -}}
+    {%- endif -%}
+    {%- set listed = modules.re.match("^array\s*[\(\[](.*)[\)\]]$", inside, flags) -%}
+    {%- set fractions = [] -%}
+    {%- for fraction in (listed.group(1) if listed is not none else inside).split(",") -%}
+        {%- set fraction = fraction | trim -%}
+        {%- if modules.re.match("^(0(\.\d+)?|1(\.0+)?|\.\d+)$", fraction) is none -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, argument, function ~ " of a fraction from 0 to 1, or of"
+                ~ " array(...) of them, e.g. " ~ function ~ "(0.95) within group (order by latency)", expression) -}}
+        {%- endif -%}
+        {%- do fractions.append("0" ~ fraction if fraction.startswith(".") else fraction) -%}
+    {%- endfor -%}
+    {{- return({"function": function[11:], "value": within.group(3) | trim, "fractions": fractions,
+        "array": listed is not none, "descending": descending}) -}}
+{% endmacro %}
+
+
+{#- 1 - `fraction`, exactly, as text: '0.95' gives '0.05'. -#}
+{% macro _sqc_one_minus(fraction) %}
+    {%- set parts = (fraction ~ ".").split(".") -%}
+    {%- set scale = parts[1] | length -%}
+    {{- return(spark_query_catalog._sqc_steps_text(10 ** scale - (parts[0] ~ parts[1]) | int, scale)) -}}
+{% endmacro %}
