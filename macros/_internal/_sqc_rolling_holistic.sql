@@ -78,9 +78,9 @@
     {%- if within is none and (arguments is none or arguments | length != 1) -%}
         {{- return(none) -}}
     {%- elif within is none -%}
-        {%- set function = "cont" if plain.group(1) | lower == "median" else "mode" -%}
-        {{- return({"function": function, "value": arguments[0] | trim, "fractions": ["0.5"], "array": false,
-            "descending": false}) -}}
+        {%- set median = plain.group(1) | lower == "median" -%}
+        {{- return({"function": "cont" if median else "mode", "value": arguments[0] | trim,
+            "fractions": ["0.5"] if median else [], "array": false, "descending": false}) -}}
     {%- endif -%}
     {%- set function = within.group(1) | lower -%}
     {%- set inside = within.group(2) | trim -%}
