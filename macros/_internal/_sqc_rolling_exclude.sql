@@ -13,8 +13,9 @@
     and avg of integers and decimals are exact; floating-point sums have
     no such difference and are a compile error.
 
-    min and max have no difference: _sqc_rolling_exclude_extremes.sql.
-    Distinct counts are a compile error.
+    min and max have no difference: _sqc_rolling_exclude_extremes.sql;
+    distinct counts compare two counts of the row's value:
+    _sqc_rolling_exclude_out.sql.
 -#}
 
 {#- The query: `relation_sql`'s columns and each of `items` over `window`
@@ -29,16 +30,19 @@
     {%- endif -%}
     {%- set parts = spark_query_catalog._sqc_exclude_parts(items, window, relation, exclude) -%}
     {%- set sums = parts | rejectattr("function", "in", ["min", "max"]) | list -%}
+    {%- set distincts = parts | selectattr("arguments") | list -%}
     {%- set extremes = parts | selectattr("function", "in", ["min", "max"]) | list -%}
     {%- set rows_frame = window.frame_kind == "rows" -%}
     {%- set helpers = [] -%}
     {#- A GROUPS frame is the RANGE frame of its offsets over the rows'
-        numbered peer groups, a key that is never NULL. -#}
-    {%- set grouped = window.frame_kind == "groups" -%}
+        numbered peer groups, a key that is never NULL; a ROWS frame with a
+        distinct count over the numbered rows. -#}
+    {%- set grouped = window.frame_kind == "groups" or (rows_frame and distincts) -%}
     {%- if grouped -%}
-        {%- set numbered = spark_query_catalog._sqc_numbered_groups(relation_sql, window) -%}
+        {%- set numbered = spark_query_catalog._sqc_numbered_groups(relation_sql, window,
+            "row_number" if rows_frame else "dense_rank") -%}
         {%- set relation_sql, window = numbered.sql, numbered.window -%}
-        {%- do helpers.append("rolling_group") -%}
+        {%- do helpers.append(window.key.sql) -%}
     {%- endif -%}
 
     {#- The frame's sums and counts; for min and max, the frame's rows
@@ -54,6 +58,9 @@
     {%- if frame_aggregates -%}
         {%- do steps.append({"name": "rolling_frames", "window": window, "aggregates": frame_aggregates}) -%}
     {%- endif -%}
+    {%- for part in distincts if not window.empty -%}
+        {%- do steps.append(spark_query_catalog._sqc_exclude_copies_step(part, window)) -%}
+    {%- endfor -%}
     {#- A side that is Spark's frame is a column beside the peers' (below);
         one with a linear form (van Herk blocks) a query of its own. -#}
     {%- set sides = spark_query_catalog._sqc_exclude_sides(window) if extremes else {} -%}
@@ -101,8 +108,11 @@
     {%- if ranged -%}
         {%- do peer_columns.append("count(*)" ~ peer_over ~ " > 0 as rolling_in_frame") -%}
     {%- endif -%}
+    {%- for part in distincts if in_frame is not sameas false and exclude != "current row" -%}
+        {%- do peer_columns.append(spark_query_catalog._sqc_exclude_peer_copies(part, peer_keys)) -%}
+    {%- endfor -%}
     {%- if exclude != "current row" and in_frame -%}
-        {%- for part in sums -%}
+        {%- for part in sums if not part.arguments -%}
             {%- do peer_columns.append("count(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_count") -%}
             {%- if part.function != "count" -%}
                 {%- do peer_columns.append("sum(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_sum") -%}
@@ -144,9 +154,10 @@
         own; then each aggregate from the frame's count and sum less those. -#}
     {%- set out_columns = [] -%}
     {%- for part in sums -%}
-        {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame) -%}
+        {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame, peer_keys) -%}
         {%- for measure in ["count", "sum"] if excluded[measure] is not none and (measure == "count" or part.function != "count") -%}
-            {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
+            {%- do out_columns.append(excluded[measure] ~ " as " ~ part.name ~ "_out_" ~ measure if "\n" in excluded[measure]
+                else spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
             {%- do helpers.append(part.name ~ "_out_" ~ measure) -%}
         {%- endfor -%}
     {%- endfor -%}
@@ -191,7 +202,9 @@
 {% macro _sqc_exclude_parts(items, window, relation, exclude) %}
     {%- set parts = [] -%}
     {%- for item in items -%}
-        {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) -%}
+        {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
+        {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) if distinct is none
+            else {"function": "count", "argument": "distinct " ~ distinct.arguments | join(", ")} -%}
         {%- set argument_type = none -%}
         {%- if aggregate is not none and aggregate.function in ["sum", "avg"] -%}
             {%- set argument_type = spark_query_catalog._sqc_argument_type(aggregate.argument, window.columns, relation) -%}
@@ -202,7 +215,7 @@
             or (execute and aggregate.function == "avg" and kind == "decimal"
                 and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none) -%}
             {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql ~ " (a frame's"
-                ~ " exclusion is exact for min and max, count, and sum and avg of integers and of decimals up to"
+                ~ " exclusion is exact for min and max, count, count(distinct), and sum and avg of integers and of decimals up to"
                 ~ " 28 digits; cast a floating-point argument to a decimal)", exclude) -}}
         {%- endif -%}
         {#- min and max take the frame's rows before and after the row's
@@ -215,32 +228,8 @@
                 ~ " over this RANGE frame (" ~ reason ~ ")", exclude) -}}
         {%- endif -%}
         {%- do parts.append({"name": "rolling_" ~ loop.index0, "function": aggregate.function,
-            "argument": aggregate.argument, "type": argument_type, "alias": item.alias}) -%}
+            "argument": aggregate.argument, "arguments": distinct.arguments if distinct else none,
+            "type": argument_type, "alias": item.alias}) -%}
     {%- endfor -%}
     {{- return(parts) -}}
-{% endmacro %}
-
-
-{#- What `exclude` takes out of a part's frame that was in it, as SQL:
-    {count, sum}, each none for nothing. `in_frame` is whether the row is in
-    its own frame: true, false, or the column that says it. -#}
-{% macro _sqc_excluded(part, exclude, in_frame) %}
-    {%- if in_frame is sameas false -%}
-        {{- return({"count": none, "sum": none}) -}}
-    {%- endif -%}
-    {%- set argument = part.argument -%}
-    {%- set own_count = "1" if argument == "*" else "if(" ~ argument ~ " is null, 0, 1)" -%}
-    {%- set own_sum = "coalesce(" ~ argument ~ ", 0)" -%}
-    {%- if in_frame is not sameas true -%}
-        {%- set own_count = "if(" ~ in_frame ~ ", " ~ own_count ~ ", 0)" -%}
-        {%- set own_sum = "if(" ~ in_frame ~ ", " ~ own_sum ~ ", 0)" -%}
-    {%- endif -%}
-    {%- set peers_count = part.name ~ "_peers_count" -%}
-    {%- set peers_sum = "coalesce(" ~ part.name ~ "_peers_sum, 0)" -%}
-    {%- if exclude == "current row" -%}
-        {{- return({"count": own_count, "sum": own_sum}) -}}
-    {%- elif exclude == "group" -%}
-        {{- return({"count": peers_count, "sum": peers_sum}) -}}
-    {%- endif -%}
-    {{- return({"count": peers_count ~ " - " ~ own_count, "sum": peers_sum ~ " - " ~ own_sum}) -}}
 {% endmacro %}

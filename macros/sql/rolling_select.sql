@@ -92,17 +92,23 @@
 
 {#- `relation_sql` with each row's peer group numbered (`rolling_group`),
     and the RANGE window over that number that is `window`'s GROUPS frame:
-    {sql (a subquery with its alias), window}. -#}
-{% macro _sqc_numbered_groups(relation_sql, window) %}
-    {%- set numbered = "select\n    *,\n    dense_rank()" ~ spark_query_catalog._sqc_over_sql(window, "", 4)
-        ~ " as rolling_group\nfrom " ~ relation_sql -%}
+    {sql (a subquery with its alias), window}. With `numbering`
+    'row_number', each row is numbered (`rolling_row`) and the window is
+    `window`'s ROWS frame, whatever order Spark reads peers in. The frame
+    holds at least as many rows as its offsets span (`min_rows`), so `auto`
+    picks forms as for a ROWS frame of that width. -#}
+{% macro _sqc_numbered_groups(relation_sql, window, numbering="dense_rank") %}
+    {%- set column = "rolling_group" if numbering == "dense_rank" else "rolling_row" -%}
+    {%- set numbered = "select\n    *,\n    " ~ numbering ~ "()" ~ spark_query_catalog._sqc_over_sql(window, "", 4)
+        ~ " as " ~ column ~ "\nfrom " ~ relation_sql -%}
     {{- return({
-        "sql": "(\n" ~ numbered | indent(4, first=true) ~ "\n) as rolling_groups",
+        "sql": "(\n" ~ numbered | indent(4, first=true) ~ "\n) as " ~ column ~ "s",
         "window": dict(window,
-            order_keys=["rolling_group"],
+            order_keys=[column],
             frame_kind="range",
             frame_sql="range between " ~ window.start.sql ~ " and " ~ window.end.sql,
-            key={"kind": "integral", "type": "int", "scale": 0, "ntz": false, "sql": "rolling_group"}
+            key={"kind": "integral", "type": "int", "scale": 0, "ntz": false, "sql": column},
+            min_rows=spark_query_catalog._sqc_rows_width(dict(window, frame_kind="rows"))
         )
     }) -}}
 {% endmacro %}

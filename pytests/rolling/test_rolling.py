@@ -352,8 +352,20 @@ def _duckdb_sql(
         f"over (partition by p{order} {frame} between {_duckdb_bound(preceding, 'preceding')}"
         f" and {_duckdb_bound(following, 'following')} exclude {exclude})"
     )
-    columns = ", ".join(f"{sql} {window} as {alias}" for alias, sql in aggregates.items())
+    columns = ", ".join(
+        f"{_duckdb_call(sql)} {window} as {alias}" for alias, sql in aggregates.items()
+    )
     return f"select row_id, {columns} from t"
+
+
+def _duckdb_call(sql: str) -> str:
+    """DuckDB's spelling of an aggregate: count(distinct a, b), which DuckDB
+    lacks, as a count of the distinct pairs where neither is NULL."""
+    return re.sub(
+        r"count\(distinct (\w+), (\w+)\)",
+        r"count(distinct case when \1 is not null and \2 is not null then (\1, \2) end)",
+        sql,
+    )
 
 
 def _duckdb_rows(rows: list[tuple[Any, ...]], queries: list[str]) -> list[list[dict[str, Any]]]:
@@ -432,6 +444,7 @@ EXCLUDES = [
     ("groups", "k", 0, "unbounded", "current row"), ("groups", "k", -1, 2, "group"),
     ("rows", "row_id", 2, 2, "current row"), ("rows", "row_id", 3, -1, "current row"),
     ("rows", "row_id", 0, 0, "current row"), ("rows", "row_id", "unbounded", 1, "current row"),
+    ("rows", "row_id", 40, 0, "current row"), ("groups", "k", 40, 2, "ties"),
 ]  # fmt: skip
 EXCLUDE_AGGREGATES = {
     "s": "sum(v)",
@@ -441,6 +454,9 @@ EXCLUDE_AGGREGATES = {
     "ai": "avg(v)",
     "lo": "min(v)",
     "hi": "max(dv)",
+    "d": "count(distinct v)",
+    "dk": "count(distinct k)",
+    "dd": "count(distinct v, dk)",
 }
 
 
@@ -461,7 +477,7 @@ def test_exclusions_equal_duckdb(
 ) -> None:
     """EXCLUDE CURRENT ROW, GROUP and TIES over RANGE, GROUPS and ROWS
     frames, over random partitions with NULL keys, ties and NULL values:
-    sum, count, avg, min and max equal DuckDB's windows with the same exclusion on
+    sum, count, avg, min, max and distinct counts equal DuckDB's windows with the same exclusion on
     the same rows (avg of decimals to 1e-6: Spark rounds it to 6 places,
     DuckDB gives a double)."""
     rows = _rows(keys)
@@ -495,12 +511,20 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
         f"{{{{ rolling_select('{VIEW}', {{'hi': 'max(v)', 'lo': 'min(dv)'}}, 'k', "
         "partition_by='p', frame='groups', preceding=2, exclude='ties') }}"
     )
-    for emitted in (sql, ties, extremes):
+    distinct = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'d': 'count(distinct v, dv)'}}, 'k', "
+        "partition_by='p', frame='range', preceding=2, exclude='ties') }}"
+    )
+    numbered = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'d': 'count(distinct v)'}}, 'k', "
+        "partition_by='p', preceding=3, following=3, exclude='current row') }}"
+    )
+    for emitted in (sql, ties, extremes, distinct, numbered):
         assert lint.violations(emitted) == [], emitted
     for call, says in [
         (
-            "{'d': 'count(distinct v)'}, 'k', frame='range', preceding=1, exclude='group'",
-            "'no others' for count(distinct v)",
+            "{'d': 'approx_count_distinct(v)'}, 'k', frame='range', preceding=1, exclude='group'",
+            "'no others' for approx_count_distinct(v)",
         ),
         (
             "{'hi': 'max(v)'}, 'xk', frame='range', preceding=1, exclude='group'",
