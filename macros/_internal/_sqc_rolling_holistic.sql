@@ -4,10 +4,12 @@
     (it refuses median, percentile_cont and percentile_disc there:
     INVALID_WINDOW_SPEC_FOR_AGGREGATION_FUNC):
 
-      median(x)                          percentile(x, 0.5)
+      median(x)                          percentile_cont(0.5), below
       percentile_cont(f) within group (order by x)
-                                         percentile(x, f): interpolated, as
-                                         Spark's percentile; descending, at 1 - f
+                                         the frame's values sorted, interpolated
+                                         at f * (n - 1) as Spark's percentile
+                                         (which it is over floating-point
+                                         values); descending, at 1 - f
       percentile_disc(f) within group (order by x)
                                          the frame's values sorted, the
                                          ceil(f * n)-th (the first whose
@@ -26,7 +28,7 @@
 
 {#- `expression` over Spark's frame of `window`, a holistic aggregate in
     a form Spark takes. `argument` names the macro's argument in errors. -#}
-{% macro _sqc_native_call_sql(expression, window, margin, macro_name, argument) %}
+{% macro _sqc_native_call_sql(expression, window, margin, macro_name, argument, relation=none) %}
     {%- set holistic = spark_query_catalog._sqc_parse_holistic(expression, macro_name, argument) -%}
     {%- if holistic is none -%}
         {{- return(spark_query_catalog._sqc_window_call_sql(expression, window, margin)) -}}
@@ -38,28 +40,48 @@
         {{- return(spark_query_catalog._sqc_window_call_sql("mode() within group (order by " ~ value ~ " desc)"
             if holistic.descending else "mode(" ~ value ~ ", true)", window, margin)) -}}
     {%- endif -%}
-    {%- if holistic.function == "cont" -%}
-        {%- set fractions = [] -%}
-        {%- for fraction in holistic.fractions -%}
-            {%- do fractions.append(spark_query_catalog._sqc_one_minus(fraction) if holistic.descending else fraction) -%}
-        {%- endfor -%}
+    {%- set cont = holistic.function == "cont" -%}
+    {%- set fractions = [] -%}
+    {%- for fraction in holistic.fractions -%}
+        {%- do fractions.append(spark_query_catalog._sqc_one_minus(fraction) if cont and holistic.descending else fraction) -%}
+    {%- endfor -%}
+    {#- percentile_cont of floating-point values (whose infinities and NaNs
+        Spark's percentile treats by rules of its own), or of values of a
+        type not known, is Spark's percentile. -#}
+    {%- if cont and spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(value, window.columns,
+        relation)) not in ["integral", "decimal"] -%}
         {{- return(spark_query_catalog._sqc_window_call_sql("percentile(" ~ value ~ ", "
             ~ ("array(" ~ fractions | join(", ") ~ ")" if holistic.array else fractions[0]) ~ ")", window, margin)) -}}
     {%- endif -%}
-    {#- percentile_disc reads the frame's values once, sorted (sort_array:
-        array_sort compares through a lambda), and picks the first whose
-        share of the frame reaches f. Spark computes a window call as often
-        as it is written, so the sorted frame is bound to `rolling_sorted`
-        by a lambda over a one-element array; try_element_at gives NULL
-        for an empty frame, and the array of several fractions is NULL
-        there, as percentile's is. -#}
-    {%- set sorted = "sort_array(" ~ spark_query_catalog._sqc_window_call_sql("collect_list(" ~ value ~ ")", window,
-        margin + 8) ~ (", false)" if holistic.descending else ")") -%}
-    {%- set pick = "try_element_at(\n    rolling_sorted,\n    greatest(cast(ceil("
-        ~ ("rolling_fraction" if holistic.array else holistic.fractions[0]) ~ " * size(rolling_sorted)) as int), 1)\n)" -%}
-    {%- set body = pick if not holistic.array else "if(\n    size(rolling_sorted) = 0,\n    null,\n    transform(\n"
-        ~ "        array(" ~ holistic.fractions | join(", ") ~ "),\n        rolling_fraction -> "
-        ~ spark_query_catalog._sqc_indented(pick, 8) ~ "\n    )\n)" -%}
+    {#- Both read the frame's values once, sorted (sort_array: array_sort
+        compares through a lambda). Spark computes a window call as often as
+        it is written, so the sorted frame is bound to `rolling_sorted` by a
+        lambda over a one-element array. percentile_disc picks the first
+        value whose share of the frame reaches f; percentile_cont
+        interpolates at position f * (n - 1) (`rolling_pos`), in doubles, as Spark's
+        percentile does. An empty frame gives NULL (try_element_at, get),
+        and so does an array of several fractions, as percentile's. -#}
+    {%- set sorted = "sort_array(" ~ spark_query_catalog._sqc_window_call_sql("collect_list(" ~ ("double(" ~ value ~ ")"
+        if cont else value) ~ ")", window, margin + 8) ~ (", false)" if holistic.descending and not cont else ")") -%}
+    {%- if cont -%}
+        {%- set positions = [] -%}
+        {%- for fraction in fractions -%}
+            {%- do positions.append("double(" ~ fraction ~ ") * (size(rolling_sorted) - 1)") -%}
+        {%- endfor -%}
+        {%- set low = "get(rolling_sorted, int(floor(rolling_pos)))" -%}
+        {%- set pick = "transform(\n    array(" ~ (positions[0] if positions | length == 1 else "\n        "
+            ~ positions | join(",\n        ") ~ "\n    ") ~ "),\n    rolling_pos -> get(\n        rolling_sorted,"
+            ~ " int(floor(rolling_pos))\n    )\n    + (rolling_pos - floor(rolling_pos))\n    * (\n        get(rolling_sorted, int(ceil(rolling_pos)))"
+            ~ "\n        - " ~ low ~ "\n    )\n)" -%}
+        {%- set body = "if(\n    size(rolling_sorted) = 0,\n    null,\n    " ~ spark_query_catalog._sqc_indented(pick, 4)
+            ~ "\n)" if holistic.array else "element_at(\n    " ~ spark_query_catalog._sqc_indented(pick, 4) ~ ",\n    1\n)" -%}
+    {%- else -%}
+        {%- set pick = "try_element_at(\n    rolling_sorted,\n    greatest(cast(ceil("
+            ~ ("rolling_fraction" if holistic.array else fractions[0]) ~ " * size(rolling_sorted)) as int), 1)\n)" -%}
+        {%- set body = pick if not holistic.array else "if(\n    size(rolling_sorted) = 0,\n    null,\n    transform(\n"
+            ~ "        array(" ~ fractions | join(", ") ~ "),\n        rolling_fraction -> "
+            ~ spark_query_catalog._sqc_indented(pick, 8) ~ "\n    )\n)" -%}
+    {%- endif -%}
     {{- return("element_at(\n" ~ " " * (margin + 4) ~ "transform(\n" ~ " " * (margin + 8) ~ "array(" ~ sorted ~ "),\n"
         ~ " " * (margin + 8) ~ "rolling_sorted -> " ~ spark_query_catalog._sqc_indented(body, margin + 8) ~ "\n"
         ~ " " * (margin + 4) ~ "),\n" ~ " " * (margin + 4) ~ "1\n" ~ " " * margin ~ ")") -}}

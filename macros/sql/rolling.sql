@@ -67,5 +67,5 @@
     {%- if plan.linear -%}
         {{- return(spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)) -}}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_native_call_sql(expression | trim, window, 4, "rolling", "expression")) -}}
+    {{- return(spark_query_catalog._sqc_native_call_sql(expression | trim, window, 4, "rolling", "expression", relation)) -}}
 {% endmacro %}

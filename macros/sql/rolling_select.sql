@@ -168,7 +168,7 @@
                 {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_linear_sum_sql(window, aggregate, plan, 4)}) -%}
             {%- else -%}
                 {%- do columns.append({"alias": alias, "sql": spark_query_catalog._sqc_native_call_sql(
-                    item.sql, window, 4, macro_name, "aggregates")}) -%}
+                    item.sql, window, 4, macro_name, "aggregates", relation)}) -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}

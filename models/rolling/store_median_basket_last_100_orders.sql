@@ -1,8 +1,7 @@
 -- The median basket over each store's last 100 orders (the order and the 99
--- before it). Spark refuses median() over a frame; rolling writes
--- percentile(basket, 0.5), which median is: exact, interpolated between the
--- two middle values. Spark's own frame, which sorts the frame's values again
--- for each row (rows x 100).
+-- before it). Spark refuses median() over a frame; rolling interpolates
+-- between the two middle values of the frame's baskets, sorted for each row
+-- (rows x 100), as Spark's percentile(basket, 0.5) does.
 with medians as (
     select
         store_id,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import random
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -801,6 +802,8 @@ def test_whole_partitions_equal_sparks_own_aggregates(rolling_view: DbtProject) 
         "p30": aggregates["disc"],
         "p60_desc": aggregates["discd"],
         "usual": aggregates["mode"],
+        "mid": "median(v)",
+        "quartiles": "percentile_cont(array(0.25, 0.75)) within group (order by dv desc)",
     }
     linted = rolling_view.compile_inline(
         f"{{{{ rolling_select('{VIEW}', {plain!r}, [], {call}) }}}}"
@@ -811,6 +814,50 @@ def test_whole_partitions_equal_sparks_own_aggregates(rolling_view: DbtProject) 
     assert windowed == {tuple(r) for r in grouped}
     # By hand, partition a: values 5, 5, 7, 7, 1; 5 and 7 tie for the mode.
     assert ("a", 5, 5, 5, 7) in windowed
+
+
+def test_percentile_cont_is_sparks_percentile(rolling_view: DbtProject) -> None:
+    """percentile_cont and median of integers and decimals read the frame's
+    sorted values: each equals Spark's own percentile over the same frame
+    exactly, bit for bit (descending at 1 - f); of floating-point values
+    they are Spark's percentile itself."""
+    draw = random.Random(47)
+    _load(rolling_view, _rows([
+        (draw.choice("abc"), draw.choice([None, *range(12)]), draw.choice([None, *range(-50, 50)]))
+        for _ in range(600)
+    ]))  # fmt: skip
+    aggregates = {
+        "med": "median(v)",
+        "p95": "percentile_cont(0.95) within group (order by v)",
+        "qs": "percentile_cont(array(0.25, 0.9)) within group (order by dv desc)",
+        "fl": "median(xk)",
+    }
+    by_hand = {
+        "med": "percentile(v, 0.5)",
+        "p95": "percentile(v, 0.95)",
+        "qs": "percentile(dv, array(0.75, 0.1))",
+        "fl": "percentile(xk, 0.5)",
+    }
+    for key, frame, bounds in [
+        ("row_id", "rows", "7 preceding and 2 following"),
+        ("k", "range", "3 preceding and current row"),
+        ("k desc", "range", "unbounded preceding and current row"),
+    ]:
+        preceding, following = (
+            ("'unbounded'", "0") if bounds.startswith("unbounded")
+            else ("7", "2") if frame == "rows" else ("3", "0")
+        )  # fmt: skip
+        sql = rolling_view.compile_inline(
+            f"{{{{ rolling_select('{VIEW}', {aggregates!r}, '{key}', partition_by='p', "
+            f"frame='{frame}', preceding={preceding}, following={following}) }}}}"
+        )
+        assert sql.count("percentile(") == 1, sql  # xk's alone: a double
+        window = f"over (partition by p order by {key} {frame} between {bounds})"
+        columns = ", ".join(f"{call} {window} as {alias}" for alias, call in by_hand.items())
+        spark = {r.row_id: r for r in rolling_view.sql(f"select row_id, {columns} from {VIEW}")}
+        for row in rolling_view.sql(sql):
+            for alias in aggregates:
+                assert row[alias] == spark[row.row_id][alias], (key, alias, row.row_id)
 
 
 @pytest.mark.parametrize(

@@ -338,10 +338,11 @@ def test_range_positions(
         ("percentile(price, 0.9)", "percentile(price, 0.9)"),
     ],
 )
-def test_a_median_is_written_as_the_percentile_spark_takes(
-    library: Library, expression: str, written: str
-) -> None:
-    """Spark refuses median() over a frame and takes percentile(x, 0.5)."""
+def test_a_median_is_written_as_the_percentile_spark_takes(expression: str, written: str) -> None:
+    """Spark refuses median() over a frame and takes percentile(x, 0.5),
+    which a median of floating-point values is (the type of an expression
+    is Spark's answer to describe query)."""
+    library = Library(columns=SALES, answers=[("describe query", [("argument", "double")])])
     sql = library.render(
         f"{{{{ rolling('{expression}', 'id', partition_by='store_id', preceding=99) }}}}"
     )
@@ -350,3 +351,17 @@ def test_a_median_is_written_as_the_percentile_spark_takes(
         f"{{{{ rolling_select('pytest.sales', {{'m': '{expression}'}}, 'id', preceding=99) }}}}"
     )
     assert f"    {written} over (" in selected
+
+
+def test_a_median_of_decimals_reads_the_sorted_frame(library: Library) -> None:
+    """Of integers and decimals, the median interpolates in the frame's
+    values sorted once (the tests on Spark compare it with percentile bit for
+    bit); without a relation their type is not known: percentile."""
+    selected = library.render(
+        "{{ rolling_select('pytest.sales', {'m': 'median(amount)'}, 'id', preceding=99) }}"
+    )
+    assert "percentile(" not in selected
+    assert "sort_array(collect_list(double(amount)) over (" in selected
+    assert "array(double(0.5) * (size(rolling_sorted) - 1))" in selected
+    bare = library.render("{{ rolling('median(amount)', 'id', preceding=99) }}")
+    assert bare.startswith("percentile(amount, 0.5) over (")
