@@ -186,9 +186,15 @@ EXCLUDE_DISTINCT_FAMILY = (
 # How far a macro may be from its family's fastest alternative, where that
 # is not 1.05x: rolling_calendar builds the rows the other alternative reads
 # stored (issue 47: within 1.2x).
+# GROUPS frames: over a unique order key a GROUPS frame is the ROWS frame of
+# the same offsets, the same rows by another road (the groups numbered first).
+GROUPS_FAMILY = "GROUPS 1000 preceding (rolling_select): sum, count, avg over a unique key"
+AS_ROWS = "the same offsets as a ROWS frame (rolling_select)"
 # A distinct count's exclusion numbers the rows and counts the row's value
 # in its frame, two windows of their own (no target in issue 47).
-MACRO_TOLERANCES = {CALENDAR_FAMILY: 1.2, EXCLUDE_FAMILY: 1.1, EXCLUDE_DISTINCT_FAMILY: 1.5}
+MACRO_TOLERANCES = {
+    CALENDAR_FAMILY: 1.2, EXCLUDE_FAMILY: 1.1, EXCLUDE_DISTINCT_FAMILY: 1.5, GROUPS_FAMILY: 1.1,
+}  # fmt: skip
 
 
 def unpivot_family(source: str) -> str:
@@ -200,7 +206,13 @@ CATALOG_FAMILIES = {
     "pivot": [PIVOT],
     "unpivot": [unpivot_family(source) for source in UNPIVOT_SOURCES],
     "sessions": [SESSIONS_EVERY_EVENT, SESSIONS_ONE_ROW],
-    "rolling": [*ROLLING_FAMILIES, CALENDAR_FAMILY, EXCLUDE_FAMILY, EXCLUDE_DISTINCT_FAMILY],
+    "rolling": [
+        *ROLLING_FAMILIES,
+        CALENDAR_FAMILY,
+        EXCLUDE_FAMILY,
+        EXCLUDE_DISTINCT_FAMILY,
+        GROUPS_FAMILY,
+    ],
 }
 
 
@@ -448,6 +460,14 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
                 f"{{{{ rolling_select('{relation}', {without!r}, {window}) }}}}"
             ),
         }
+    families[GROUPS_FAMILY] = {
+        ROLLING_MACRO: dbt.compile_inline(
+            f"{{{{ rolling_select('{relation}', {ROLLING_SUMS!r}, {window}, frame='groups') }}}}"
+        ),
+        AS_ROWS: dbt.compile_inline(
+            f"{{{{ rolling_select('{relation}', {ROLLING_SUMS!r}, {window}) }}}}"
+        ),
+    }
     return families
 
 
