@@ -45,6 +45,15 @@
         "rolling_groups": "select event_id, amount_sum from (" ~ spark_query_catalog.rolling_select(
             relation, {'amount_sum': 'sum(amount)'}, 'kind', partition_by='user_id', frame='groups', preceding=1
         ) ~ ") as grouped",
+        "rolling_exclude": "select event_id, others, others_top, other_kinds from (" ~ spark_query_catalog.rolling_select(
+            relation, {'others': 'sum(amount)', 'others_top': 'max(amount)', 'other_kinds': 'count(distinct kind)'},
+            'event_id', partition_by='user_id', frame='range', preceding='unbounded', following='unbounded',
+            exclude='current row'
+        ) ~ ") as excluded",
+        "rolling_percentiles": "select event_id, med, middle, usual from (" ~ spark_query_catalog.rolling_select(
+            relation, {'med': 'median(amount)', 'middle': 'percentile_disc(0.5) within group (order by amount)',
+            'usual': 'mode() within group (order by kind)'}, 'event_id', partition_by='user_id', preceding=2
+        ) ~ ") as ranked",
         "rolling_empty": "select event_id, events, amount_sum from (" ~ spark_query_catalog.rolling_select(
             relation, {'events': 'count(*)', 'amount_sum': 'sum(amount)'}, 'event_at', partition_by='user_id',
             preceding=1, following=-2
