@@ -190,6 +190,7 @@ EXCLUDE_DISTINCT_FAMILY = (
 # the same offsets, the same rows by another road (the groups numbered first).
 GROUPS_FAMILY = "GROUPS 1000 preceding (rolling_select): sum, count, avg over a unique key"
 AS_ROWS = "the same offsets as a ROWS frame (rolling_select)"
+DUCKDB = "DuckDB, the same window (a yardstick: one machine, 2 threads)"
 # A distinct count's exclusion numbers the rows and counts the row's value
 # in its frame, two windows of their own (no target in issue 47).
 MACRO_TOLERANCES = {
@@ -226,7 +227,18 @@ class Configured:
 
 # A query: SQL text, SQL with settings, or a function of the SparkSession
 # giving a DataFrame.
-Query = str | Configured | Callable[[Any], Any]
+@dataclass(frozen=True)
+class DuckDB:
+    """The same window in DuckDB, over the parquet files of the bench's
+    tables (each a DuckDB view of the table's name): a single-machine
+    engine's time on the same data, a yardstick for scale, never a family's
+    fastest nor checked for the same rows (its types and NULL order are its own;
+    the tests compare its windows with the macros' row for row)."""
+
+    sql: str
+
+
+Query = str | Configured | DuckDB | Callable[[Any], Any]
 
 
 def sales_statements(rows: int) -> list[str]:
@@ -447,6 +459,7 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
     window = "'id', partition_by='store_id', preceding=1000, following=0"
     relation = f"{SCHEMA}.sales"
     products = {"products": "count(distinct product)"}
+    frame = "partition by store_id order by id {} between 1000 preceding and current row"
     for family, aggregates in [(EXCLUDE_FAMILY, ROLLING_SUMS), (EXCLUDE_DISTINCT_FAMILY, products)]:
         without = {f"{alias}_whole": sql for alias, sql in aggregates.items()}
         families[family] = {
@@ -467,8 +480,20 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
         AS_ROWS: dbt.compile_inline(
             f"{{{{ rolling_select('{relation}', {ROLLING_SUMS!r}, {window}) }}}}"
         ),
+        DUCKDB: _duckdb_window(ROLLING_SUMS, frame.format("groups")),
     }
+    # DuckDB's count(distinct) with EXCLUDE took over 3 minutes a run here
+    # (docs/measurements.md): a yardstick for the sums alone.
+    families[EXCLUDE_FAMILY][DUCKDB] = _duckdb_window(
+        ROLLING_SUMS, frame.format("rows") + " exclude current row"
+    )
     return families
+
+
+def _duckdb_window(aggregates: dict[str, str], window: str) -> DuckDB:
+    """`sales` with each aggregate over `window`, in DuckDB."""
+    columns = ", ".join(f"{sql} over w as {alias}" for alias, sql in aggregates.items())
+    return DuckDB(f"select *, {columns} from sales window w as ({window})")
 
 
 def _calendar(dbt: DbtProject) -> dict[str, Query]:

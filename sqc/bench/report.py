@@ -40,6 +40,9 @@ class Timing:
     # Rows of the family's data, when not the report's (a family run again
     # at another size with --families).
     rows: int | None = None
+    # Another engine's time on the same data (DuckDB's): for scale, never
+    # the family's fastest; its CPU time is the whole process's.
+    yardstick: bool = False
 
     @property
     def median(self) -> float:
@@ -75,7 +78,11 @@ class Report:
         return grouped
 
     def fastest(self, family: str) -> Timing:
-        return min(self.families()[family], key=lambda t: t.median)
+        return min(self._spark(family), key=lambda t: t.median)
+
+    def _spark(self, family: str) -> list[Timing]:
+        """The family's Spark alternatives (its yardstick left out)."""
+        return [t for t in self.families()[family] if not t.yardstick]
 
     def ratio(self, timing: Timing) -> float:
         return timing.median / self.fastest(timing.family).median
@@ -91,7 +98,7 @@ class Report:
 
     def cpu_ratio(self, timing: Timing) -> float:
         """Executor CPU time against the least of the family (median to median)."""
-        return timing.cpu_median / min(t.cpu_median for t in self.families()[timing.family])
+        return timing.cpu_median / min(t.cpu_median for t in self._spark(timing.family))
 
     def targets(self) -> list[Target]:
         """Each target the issue sets, checked on the wall-clock medians and on
@@ -187,7 +194,9 @@ class Report:
             "Median, min, max and ratio: wall-clock time. CPU time: the executors' CPU time "
             "of all the run's tasks (median), and its ratio to the least of the family. Same "
             "plan as: the alternatives whose physical plan is the same but for expression ids "
-            "(their difference in time is noise).",
+            "(their difference in time is noise). A DuckDB line is another engine's time on "
+            "the same parquet files (2 threads; CPU time: the whole process's), for scale: "
+            "never the family's fastest.",
             "",
             "| family | alternative | median | min | max | ratio to fastest "
             "| CPU time | CPU ratio | same plan as |",
@@ -235,7 +244,10 @@ class Report:
                 [t.median - min(t.seconds) for t in timings],
                 [max(t.seconds) - t.median for t in timings],
             ]
-            colours = ["#1f77b4" if n.startswith(MACRO) else "#aaaaaa" for n in names]
+            colours = [
+                "#1f77b4" if t.name.startswith(MACRO) else "#ff7f0e" if t.yardstick else "#aaaaaa"
+                for t in timings
+            ]
             axis.barh(names, medians, xerr=errors, color=colours, capsize=3)
             axis.plot([t.cpu_median for t in timings], range(len(timings)), "kD", markersize=4)
             axis.invert_yaxis()
@@ -247,8 +259,8 @@ class Report:
                     va="center", fontsize=7,
                 )  # fmt: skip
         axes[-1, 0].set_xlabel(
-            f"seconds, median of {self.runs} ({self.rows:,} rows); blue: macro; bars: "
-            "wall-clock (min to max); diamonds: executor CPU time"
+            f"seconds, median of {self.runs} ({self.rows:,} rows); blue: macro; orange: DuckDB; "
+            "bars: wall-clock (min to max); diamonds: executor CPU time"
         )
         figure.tight_layout()
         figure.savefig(path, dpi=110)

@@ -27,6 +27,11 @@ noise), and checks the targets on the wall-clock medians and on CPU time:
   the view (100,000 groups each). UNION ALL repeats the view's aggregation
   once per column; how much that costs depends on the aggregation.
 
+A family may have a DuckDB line: the same window in DuckDB (2 threads, as
+Spark has 2 cores) over the parquet files of the same tables, timed the
+same way (its CPU time is this process's), a yardstick for scale that is
+never a family's fastest and is not checked for the same rows.
+
 Outputs: docs/bench/bench.json, bench.md (a markdown table) and bench.png.
 """
 
@@ -51,6 +56,7 @@ from sqc.bench.families import (
     FAMILIES,
     SCHEMA,
     Configured,
+    DuckDB,
     Query,
     benchmarked_families,
     prepare,
@@ -149,6 +155,37 @@ def _same_result(
         raise AssertionError(f"{family}: different results over {common}: {sums}")
 
 
+def _duckdb(spark: Any) -> Any:
+    """A DuckDB connection with 2 threads and a view over the parquet files of
+    each table of the bench schema, by the table's name."""
+    import duckdb
+
+    connection = duckdb.connect(config={"threads": 2})
+    for table in spark.catalog.listTables(SCHEMA):
+        if table.tableType != "MANAGED":
+            continue
+        details = spark.sql(f"describe formatted {SCHEMA}.{table.name}").collect()
+        location = next(r.data_type for r in details if r.col_name == "Location")
+        files = location.removeprefix("file:") + "/*.parquet"
+        connection.execute(f"create view {table.name} as select * from read_parquet('{files}')")
+    return connection
+
+
+def time_yardstick(duck: Any, family: str, name: str, query: DuckDB, runs: int) -> Timing:
+    """A DuckDB line: one warm-up, then `runs` runs, each materialized in a
+    temporary table (a count alone would let DuckDB skip the windows), with
+    the wall-clock and this process's CPU time."""
+    timing = Timing(family, name, yardstick=True)
+    for run_number in range(runs + 1):
+        cpu, start = time.process_time(), time.perf_counter()
+        duck.execute(f"create or replace temporary table yardstick as {query.sql}")
+        if run_number:  # the first is the warm-up
+            timing.seconds.append(time.perf_counter() - start)
+            timing.cpu_seconds.append(time.process_time() - cpu)
+    duck.execute("drop table if exists yardstick")
+    return timing
+
+
 def time_family(
     spark: Any,
     family: str,
@@ -156,11 +193,15 @@ def time_family(
     runs: int,
     progress: Any,
     checked: set[str] | None = None,
+    duck: Any = None,
 ) -> list[Timing]:
     """One family's alternatives: their results compared (`checked`: only
     these; default all), one warm-up each, then `runs` rounds in rotation,
-    with the wall-clock and the executors' CPU time of each run."""
+    with the wall-clock and the executors' CPU time of each run; then its
+    DuckDB line, if it has one (`duck`: the connection)."""
     progress.set_postfix_str(family)
+    yardsticks = {n: q for n, q in alternatives.items() if isinstance(q, DuckDB)}
+    alternatives = {n: q for n, q in alternatives.items() if n not in yardsticks}
     frames = {name: _frame(spark, query) for name, query in alternatives.items()}
     compared = {n: f for n, f in frames.items() if checked is None or n in checked}
     _same_result(spark, family, compared, alternatives)
@@ -194,6 +235,9 @@ def time_family(
                 results[name].seconds.append(time.perf_counter() - start)
             results[name].cpu_seconds.append(_cpu_seconds(spark, group))
             progress.update()
+    for name, query in yardsticks.items():
+        results[name] = time_yardstick(duck, family, name, query, runs)
+        progress.update(runs + 2)
     return list(results.values())
 
 
@@ -204,6 +248,7 @@ def run(
     dbt.create_schema()
     prepare(dbt, rows)
     spark = dbt.spark()
+    duck = _duckdb(spark)
     queries: dict[str, dict[str, Query]] = {}
     for family in families:
         queries.update({name: q for name, q in FAMILIES[family](dbt).items() if match in name})
@@ -212,7 +257,7 @@ def run(
         timings = [
             timing
             for family, alternatives in queries.items()
-            for timing in time_family(spark, family, alternatives, runs, progress)
+            for timing in time_family(spark, family, alternatives, runs, progress, duck=duck)
         ]
     if keep and (output / "bench.json").exists():
         # Families not run this time keep their earlier results.
