@@ -61,11 +61,18 @@
     {%- if arguments | length == 1 -%}
         {{- return(arguments[0]) -}}
     {%- endif -%}
+    {{- return("case\n    when " ~ spark_query_catalog._sqc_all_present_sql(arguments) ~ "\n        then struct("
+        ~ arguments | join(", ") ~ ")\nend") -}}
+{% endmacro %}
+
+
+{#- "a is not null and b is not null": none of `arguments` is NULL. -#}
+{% macro _sqc_all_present_sql(arguments) %}
     {%- set present = [] -%}
     {%- for argument in arguments -%}
         {%- do present.append(argument ~ " is not null") -%}
     {%- endfor -%}
-    {{- return("case\n    when " ~ present | join(" and ") ~ "\n        then struct(" ~ arguments | join(", ") ~ ")\nend") -}}
+    {{- return(present | join(" and ")) -}}
 {% endmacro %}
 
 

@@ -58,7 +58,7 @@
     {%- if frame_aggregates -%}
         {%- do steps.append({"name": "rolling_frames", "window": window, "aggregates": frame_aggregates}) -%}
     {%- endif -%}
-    {%- for part in distincts if not window.empty -%}
+    {%- for part in distincts -%}
         {%- do steps.append(spark_query_catalog._sqc_exclude_copies_step(part, window)) -%}
     {%- endfor -%}
     {#- A side that is Spark's frame is a column beside the peers' (below);
@@ -156,8 +156,7 @@
     {%- for part in sums -%}
         {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame, peer_keys) -%}
         {%- for measure in ["count", "sum"] if excluded[measure] is not none and (measure == "count" or part.function != "count") -%}
-            {%- do out_columns.append(excluded[measure] ~ " as " ~ part.name ~ "_out_" ~ measure if "\n" in excluded[measure]
-                else spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
+            {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
             {%- do helpers.append(part.name ~ "_out_" ~ measure) -%}
         {%- endfor -%}
     {%- endfor -%}

@@ -53,11 +53,8 @@
     frame is wide); of several values, the rows where none is NULL. -#}
 {% macro _sqc_exclude_copies_step(part, window) %}
     {%- set keys = window.partition_keys + part.arguments -%}
-    {%- set present = [] -%}
-    {%- for argument in part.arguments -%}
-        {%- do present.append(argument ~ " is not null") -%}
-    {%- endfor -%}
-    {%- set counted = keys[-1] if part.arguments | length == 1 else "if(" ~ present | join(" and ") ~ ", 1, null)" -%}
+    {%- set counted = part.arguments[0] if part.arguments | length == 1
+        else "if(" ~ spark_query_catalog._sqc_all_present_sql(part.arguments) ~ ", 1, null)" -%}
     {{- return({"name": part.name ~ "_copies", "aggregates": {part.name ~ "_frame_copies": "count(" ~ counted ~ ")"},
         "window": dict(window, partition_keys=keys, partition_clause="partition by " ~ keys | join(", "))}) -}}
 {% endmacro %}

@@ -58,9 +58,11 @@
         it is written, so the sorted frame is bound to `rolling_sorted` by a
         lambda over a one-element array. percentile_disc picks the first
         value whose share of the frame reaches f; percentile_cont
-        interpolates at position f * (n - 1) (`rolling_pos`), in doubles, as Spark's
-        percentile does. An empty frame gives NULL (try_element_at, get),
-        and so does an array of several fractions, as percentile's. -#}
+        interpolates at position f * (n - 1) (`rolling_pos`), in doubles,
+        as Spark's percentile does. Several fractions are a transform over
+        them (`picks`), one is `one`. An empty frame gives NULL
+        (try_element_at, get), and so does an array of several fractions,
+        as percentile's. -#}
     {%- set sorted = "sort_array(" ~ spark_query_catalog._sqc_window_call_sql("collect_list(" ~ ("double(" ~ value ~ ")"
         if cont else value) ~ ")", window, margin + 8) ~ (", false)" if holistic.descending and not cont else ")") -%}
     {%- if cont -%}
@@ -68,20 +70,20 @@
         {%- for fraction in fractions -%}
             {%- do positions.append("double(" ~ fraction ~ ") * (size(rolling_sorted) - 1)") -%}
         {%- endfor -%}
-        {%- set low = "get(rolling_sorted, int(floor(rolling_pos)))" -%}
-        {%- set pick = "transform(\n    array(" ~ (positions[0] if positions | length == 1 else "\n        "
+        {%- set picks = "transform(\n    array(" ~ (positions[0] if positions | length == 1 else "\n        "
             ~ positions | join(",\n        ") ~ "\n    ") ~ "),\n    rolling_pos -> get(\n        rolling_sorted,"
-            ~ " int(floor(rolling_pos))\n    )\n    + (rolling_pos - floor(rolling_pos))\n    * (\n        get(rolling_sorted, int(ceil(rolling_pos)))"
-            ~ "\n        - " ~ low ~ "\n    )\n)" -%}
-        {%- set body = "if(\n    size(rolling_sorted) = 0,\n    null,\n    " ~ spark_query_catalog._sqc_indented(pick, 4)
-            ~ "\n)" if holistic.array else "element_at(\n    " ~ spark_query_catalog._sqc_indented(pick, 4) ~ ",\n    1\n)" -%}
+            ~ " int(floor(rolling_pos))\n    )\n    + (rolling_pos - floor(rolling_pos))\n    * (\n"
+            ~ "        get(rolling_sorted, int(ceil(rolling_pos)))\n"
+            ~ "        - get(rolling_sorted, int(floor(rolling_pos)))\n    )\n)" -%}
+        {%- set one = "element_at(\n    " ~ spark_query_catalog._sqc_indented(picks, 4) ~ ",\n    1\n)" -%}
     {%- else -%}
-        {%- set pick = "try_element_at(\n    rolling_sorted,\n    greatest(cast(ceil("
-            ~ ("rolling_fraction" if holistic.array else fractions[0]) ~ " * size(rolling_sorted)) as int), 1)\n)" -%}
-        {%- set body = pick if not holistic.array else "if(\n    size(rolling_sorted) = 0,\n    null,\n    transform(\n"
-            ~ "        array(" ~ fractions | join(", ") ~ "),\n        rolling_fraction -> "
-            ~ spark_query_catalog._sqc_indented(pick, 8) ~ "\n    )\n)" -%}
+        {%- set pick = "try_element_at(\n    rolling_sorted,\n    greatest(cast(ceil(%s * size(rolling_sorted)) as int), 1)\n)" -%}
+        {%- set picks = "transform(\n    array(" ~ fractions | join(", ") ~ "),\n    rolling_fraction -> "
+            ~ spark_query_catalog._sqc_indented(pick | format("rolling_fraction"), 4) ~ "\n)" -%}
+        {%- set one = pick | format(fractions[0]) -%}
     {%- endif -%}
+    {%- set body = "if(\n    size(rolling_sorted) = 0,\n    null,\n    " ~ spark_query_catalog._sqc_indented(picks, 4) ~ "\n)"
+        if holistic.array else one -%}
     {{- return("element_at(\n" ~ " " * (margin + 4) ~ "transform(\n" ~ " " * (margin + 8) ~ "array(" ~ sorted ~ "),\n"
         ~ " " * (margin + 8) ~ "rolling_sorted -> " ~ spark_query_catalog._sqc_indented(body, margin + 8) ~ "\n"
         ~ " " * (margin + 4) ~ "),\n" ~ " " * (margin + 4) ~ "1\n" ~ " " * margin ~ ")") -}}

@@ -163,9 +163,10 @@
 {#- `sql` as written, or where it would pass 80 characters `margin` spaces
     in (`later` more once nested) with `tail` characters after it: a
     difference `a - b` with `- b` on a line of its own, a call's arguments
-    on lines of their own, each wrapped the same way. -#}
+    on lines of their own, each wrapped the same way. Text already laid
+    out on lines of its own is kept as it is. -#}
 {% macro _sqc_wrapped(sql, margin, tail, later=0) %}
-    {%- if later + margin + sql | length + tail <= 80 -%}
+    {%- if later + margin + sql | length + tail <= 80 or "\n" in sql -%}
         {{- return(sql) -}}
     {%- endif -%}
     {#- Where the parentheses' depth is 0, and the least depth inside a
