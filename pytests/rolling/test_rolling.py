@@ -238,6 +238,15 @@ def _group_aggregates(method: str) -> dict[str, str]:
     }  # fmt: skip
 
 
+def _frame_arguments(frame: str, key: str | None, preceding: Any, following: Any) -> str:
+    """rolling_select's arguments after `aggregates` for one frame over VIEW,
+    partitioned by p: the order key (none: []) and the frame's bounds."""
+    return (
+        f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
+        f"preceding={preceding!r}, following={following!r}"
+    )
+
+
 def _side_by_side_sql(
     project: DbtProject, prefix: str, calls: list[tuple[dict[str, str], str]]
 ) -> str:
@@ -258,8 +267,8 @@ def _side_by_side_sql(
 def groups_sql(rolling_view: DbtProject) -> str:
     """One query: each GROUPS frame's rolling_select, joined by row_id."""
     return _side_by_side_sql(rolling_view, "g", [
-        (_group_aggregates(method), f"'{key}', partition_by='p', frame='groups', "
-         f"preceding={preceding!r}, following={following!r}, method='{method}'")
+        (_group_aggregates(method),
+         _frame_arguments("groups", key, preceding, following) + f", method='{method}'")
         for key, preceding, following, method in GROUPS
     ])  # fmt: skip
 
@@ -321,9 +330,7 @@ GRAMMAR_AGGREGATES = {
 def grammar_sql(rolling_view: DbtProject) -> str:
     """One query: each GRAMMAR frame's rolling_select, joined by row_id."""
     return _side_by_side_sql(rolling_view, "f", [
-        (GRAMMAR_AGGREGATES, f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
-         f"preceding={preceding!r}, following={following!r}")
-        for frame, key, preceding, following in GRAMMAR
+        (GRAMMAR_AGGREGATES, _frame_arguments(*case)) for case in GRAMMAR
     ])  # fmt: skip
 
 
@@ -465,9 +472,8 @@ EXCLUDE_AGGREGATES = {
 def exclude_sql(rolling_view: DbtProject) -> str:
     """One query: each EXCLUDES case's rolling_select, joined by row_id."""
     return _side_by_side_sql(rolling_view, "x", [
-        (EXCLUDE_AGGREGATES, f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
-         f"preceding={preceding!r}, following={following!r}, exclude='{exclude}'")
-        for frame, key, preceding, following, exclude in EXCLUDES
+        (EXCLUDE_AGGREGATES, _frame_arguments(*case[:4]) + f", exclude='{case[4]}'")
+        for case in EXCLUDES
     ])  # fmt: skip
 
 
@@ -733,9 +739,7 @@ HOLISTIC_REFERENCES = {
 @pytest.fixture(scope="module")
 def holistic_sql(rolling_view: DbtProject) -> str:
     return _side_by_side_sql(rolling_view, "h", [
-        (HOLISTIC_AGGREGATES, f"'{key}', partition_by='p', frame='{frame}', "
-         f"preceding={preceding!r}, following={following!r}")
-        for frame, key, preceding, following in HOLISTIC_FRAMES
+        (HOLISTIC_AGGREGATES, _frame_arguments(*case)) for case in HOLISTIC_FRAMES
     ])  # fmt: skip
 
 
@@ -838,18 +842,14 @@ def test_percentile_cont_is_sparks_percentile(rolling_view: DbtProject) -> None:
         "qs": "percentile(dv, array(0.75, 0.1))",
         "fl": "percentile(xk, 0.5)",
     }
-    for key, frame, bounds in [
-        ("row_id", "rows", "7 preceding and 2 following"),
-        ("k", "range", "3 preceding and current row"),
-        ("k desc", "range", "unbounded preceding and current row"),
+    for frame, key, preceding, following, bounds in [
+        ("rows", "row_id", 7, 2, "7 preceding and 2 following"),
+        ("range", "k", 3, 0, "3 preceding and current row"),
+        ("range", "k desc", "unbounded", 0, "unbounded preceding and current row"),
     ]:
-        preceding, following = (
-            ("'unbounded'", "0") if bounds.startswith("unbounded")
-            else ("7", "2") if frame == "rows" else ("3", "0")
-        )  # fmt: skip
+        arguments = _frame_arguments(frame, key, preceding, following)
         sql = rolling_view.compile_inline(
-            f"{{{{ rolling_select('{VIEW}', {aggregates!r}, '{key}', partition_by='p', "
-            f"frame='{frame}', preceding={preceding}, following={following}) }}}}"
+            f"{{{{ rolling_select('{VIEW}', {aggregates!r}, {arguments}) }}}}"
         )
         assert sql.count("percentile(") == 1, sql  # xk's alone: a double
         window = f"over (partition by p order by {key} {frame} between {bounds})"

@@ -248,10 +248,11 @@ def run(
     dbt.create_schema()
     prepare(dbt, rows)
     spark = dbt.spark()
-    duck = _duckdb(spark)
     queries: dict[str, dict[str, Query]] = {}
     for family in families:
         queries.update({name: q for name, q in FAMILIES[family](dbt).items() if match in name})
+    yardsticks = any(isinstance(q, DuckDB) for family in queries.values() for q in family.values())
+    duck = _duckdb(spark) if yardsticks else None
     steps = sum(len(q) for q in queries.values()) * (runs + 2)
     with tqdm(total=steps, desc="timing", unit="query") as progress:
         timings = [
