@@ -85,6 +85,27 @@ MODEL = """{{{{ config(
 ) }}}}
 select event_id, card, event_at, amount, loaded_at from {{{{ target.schema }}}}.events
 """
+# A model downstream of `features`: per card and day, from the rows that
+# changed since its last run (changed_rows), whole days replaced.
+DOWNSTREAM = "features_daily"
+DOWNSTREAM_SQL = """{{ config(
+    materialized='incremental',
+    incremental_strategy='insert_overwrite',
+    file_format='parquet',
+    partition_by=['summary_date']
+) }}
+select
+    card,
+    count(*) as events,
+    sum(amount_10s) as amount_10s,
+    max(amount_max_3) as amount_max_3,
+    max(spark_query_catalog_changed_at) as spark_query_catalog_changed_at,
+    spark_query_catalog_date as summary_date
+from (
+    {{ spark_query_catalog.changed_rows(ref('features'), groups='spark_query_catalog_date') }}
+) as features
+group by card, spark_query_catalog_date
+"""
 # Batch loads in all (each dbt run loads a batch into both models), per target.
 SPLITS = {"session": 24, "thrift": 12}
 
@@ -100,6 +121,7 @@ def _model_sql(model: str) -> str:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
     models = {name: _model_sql(name) for name in MODELS}
+    models[DOWNSTREAM] = DOWNSTREAM_SQL
     yield from lab_project(
         tmp_path_factory.mktemp("windows_lab"), models, target, "pytest_windows_lab"
     )
@@ -120,7 +142,7 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    reset_events(lab, COLUMNS, list(MODELS))
+    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM])
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
@@ -160,6 +182,53 @@ def _expected(events: list[tuple[Any, ...]], model: str) -> Counter[tuple[Any, .
     )
 
 
+def _marks(lab: DbtProject, model: str) -> dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]:
+    """Each row's event (event_id, card, event_at): its window values and its change mark."""
+    windows = ", ".join(MODELS[model])
+    rows = lab.sql(
+        f"select event_id, card, event_at, {windows}, spark_query_catalog_changed_at"
+        f" from {lab.table(model)}"
+    )
+    return {tuple(r[:3]): (tuple(r[3:-1]), r[-1]) for r in rows}
+
+
+def _check_marks(
+    before: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    after: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    batch: int,
+) -> None:
+    """A row whose window values a run changed (or a new one) carries the
+    run's mark, its batch's loaded_at; every other row keeps its own."""
+    assert before.keys() <= after.keys()
+    for event, (values, mark) in after.items():
+        if event in before and before[event][0] == values:
+            assert mark == before[event][1], (event, values, before[event], mark)
+        else:
+            assert mark == batch, (event, values, before.get(event), mark)
+
+
+def _daily(lab: DbtProject) -> Counter[tuple[Any, ...]]:
+    return Counter(tuple(r) for r in lab.sql(f"select * from {lab.table(DOWNSTREAM)}"))
+
+
+def _daily_expected(lab: DbtProject) -> Counter[tuple[Any, ...]]:
+    """features_daily, computed in Python from every row of `features`."""
+    groups: dict[tuple[Any, ...], list[Any]] = {}
+    rows = lab.sql(
+        "select card, amount_10s, amount_max_3, spark_query_catalog_changed_at,"
+        f" spark_query_catalog_date from {lab.table('features')}"
+    )
+    for card, amount_10s, amount_max_3, mark, day in rows:
+        groups.setdefault((card, day), []).append((amount_10s, amount_max_3, mark))
+    sums = {key: [v[0] for v in values if v[0] is not None] for key, values in groups.items()}
+    maxes = {key: [v[1] for v in values if v[1] is not None] for key, values in groups.items()}
+    return Counter(
+        (card, len(values), sum(sums[card, day]) if sums[card, day] else None,
+         max(maxes[card, day], default=None), max(v[2] for v in values), day)
+        for (card, day), values in groups.items()
+    )  # fmt: skip
+
+
 def _windows_only(table: Counter[tuple[Any, ...]], model: str) -> Counter[tuple[Any, ...]]:
     """event_id, card, event_at, amount and the window columns."""
     width = len(MODELS[model])
@@ -192,18 +261,28 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     def check(rows: list[tuple[Any, ...]], data: st.DataObject) -> None:
         _reset(lab)
         batches = _batches(data, rows, batches_per_example)
-        for batch in batches:
+        for number, batch in enumerate(batches, start=1):
+            before = {model: _marks(lab, model) for model in MODELS} if number > 1 else None
             _load(lab, batch)
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
             run_with_broadcast_rows(lab, broadcast_rows)
             loads.extend([len(batch)] * len(MODELS))
+            if before is not None:
+                for model in MODELS:
+                    _check_marks(before[model], _marks(lab, model), number)
+            assert _daily(lab) == _daily_expected(lab)
         incremental = {model: _table(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
         for model in MODELS:
             assert _windows_only(incremental[model], model) == _expected(events, model), model
+        daily = _daily(lab)
         lab.invoke("run", "--full-refresh")
         for model in MODELS:
             assert _table(lab, model) == incremental[model], model
+        # The same summary (but its marks, all the latest load's now).
+        assert Counter(k[:4] + k[5:] for k in _daily(lab).elements()) == Counter(
+            k[:4] + k[5:] for k in daily.elements()
+        )
 
     check()
     assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
@@ -379,11 +458,42 @@ def test_the_catalog_model_loads_load_by_load(project: DbtProject) -> None:
     seeds = "card_transaction_loads card_features_incremental_expected"
     project.invoke("seed", "--select", seeds)
     model = "card_features_incremental"
+    loads = project.sql(f"select * from {project.table('card_transaction_loads')}")
+    before: dict[int, tuple[Any, ...]] = {}
+    marks: dict[int, int] = {}
     for load in (1, 2, 3):
         project.invoke("run", "--select", model, "--vars", f"{{card_transaction_loads: {load}}}")
         if load == 1:
             rows = project.sql(f"select count(*) as n from {project.table(model)}")
             assert rows[0].n == 17  # the distinct transactions of load 1
+        # Each row's mark: the last load that changed its reference values.
+        values = _catalog_values([row for row in loads if row.loaded_at <= load])
+        marks.update({txn: load for txn, v in values.items() if before.get(txn) != v})
+        before = values
+        stored = project.sql(
+            f"select txn_id, spark_query_catalog_changed_at from {project.table(model)}"
+        )
+        assert dict(stored) == marks, load
+    assert set(marks.values()) == {1, 2, 3}  # some rows keep an earlier load's mark
     project.invoke("test", "--select", model)
     properties = {r[0]: r[1] for r in project.sql(f"show tblproperties {project.table(model)}")}
     assert properties["spark_query_catalog.watermark"] == "3"
+
+
+def _catalog_values(loaded: list[Any]) -> dict[int, tuple[Any, ...]]:
+    """card_features_incremental's windows over the transactions loaded so
+    far (a copy counts once), from the pure-Python reference."""
+    first = {}
+    for row in sorted(loaded, key=lambda r: r.loaded_at):
+        first.setdefault(row.txn_id, row)
+    rows = list(first.values())
+    by_time = [reference.FrameRow(r.txn_id, r.card_id, r.txn_at, r.amount) for r in rows]
+    by_row = [reference.FrameRow(r.txn_id, r.card_id, (r.txn_at, r.txn_id), r.amount) for r in rows]
+    windows = [
+        reference.frame_aggregate(by_time, "sum", "range", -timedelta(days=7), timedelta(0)),
+        reference.frame_aggregate(
+            by_time, "count_rows", "range", -timedelta(hours=24), timedelta(0)
+        ),
+        reference.frame_aggregate(by_row, "avg", "rows", -19, 0, decimal_scale=2),
+    ]
+    return {r.txn_id: tuple(window[r.txn_id] for window in windows) for r in rows}

@@ -96,13 +96,25 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     assert len(checks) == 8, checks
     assert "consumer_models" in statuses
     assert statuses["reading_features_by_batch"] == "success"
-    tables = {row.tableName for row in consumer.sql(f"show tables in {consumer.schema}")}
-    # dbt-spark stages each microbatch batch in a temporary view of its own.
-    consumer.sql("drop view if exists reading_features_by_batch__dbt_tmp")
+    # Run again, the daily summary reads what changed since: nothing, and
+    # keeps its days.
+    again = consumer.invoke("build", "--select", "user_event_features+")
+    assert {str(r.status) for r in again.result.results} <= {"success", "pass"}
+    assert "consumer_models" in {r.node.name for r in again.result.results}
+    assert any("spark_query_catalog_changed_at > 1" in query for query in consumer.queries)
+    rows = consumer.sql(f"show tables in {consumer.schema}")
+    # dbt-spark stages each microbatch batch, and an incremental run's rows,
+    # in a temporary view `<model>__dbt_tmp` of its own (of any project run
+    # in this Spark session: `show tables` lists temporary views).
+    staged = {r.tableName for r in rows if r.isTemporary and r.tableName.endswith("__dbt_tmp")}
+    assert {"reading_features_by_batch__dbt_tmp", "user_daily_features__dbt_tmp"} <= staged
+    for name in staged:
+        consumer.sql(f"drop view if exists {name}")
+    tables = {r.tableName for r in rows} - staged
     assert tables == {
         "events", "metrics", "teams", "readings", "expected_macro_outputs", "events_view",
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
-        "user_event_features", "reading_features_by_batch", "reading_features_by_batch__dbt_tmp",
+        "user_event_features", "user_daily_features", "reading_features_by_batch",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
     # The feature table's 2-row frame keeps its state (frame_states=true).
     columns = {

@@ -113,6 +113,9 @@ class Library:
     # Relations added to dbt's relation cache (adapter.cache_added), as rendered.
     cached: list[str] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
+    # The calling model: `this`, and whether `is_incremental()` is true.
+    this: Any = None
+    incremental: bool = False
 
     def __post_init__(self) -> None:
         environment, templates = _compiled_macros()
@@ -249,6 +252,8 @@ class Library:
                 "Modules", (), {"re": re, "datetime": datetime, "itertools": itertools}
             )(),
             "execute": self.execute,
+            "this": self.this,
+            "is_incremental": lambda: library.incremental,
             "flags": type("Flags", (), {"EMPTY": self.empty})(),
             "target": type("Target", (), {"schema": "analytics", "name": "session"})(),
             "run_query": run_query,

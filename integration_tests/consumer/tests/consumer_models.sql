@@ -1,6 +1,7 @@
 -- The consumer's own models that call the package's macros: a pivot over its
 -- `teams`, a RANGE frame over its `metrics`, a pivot of an ephemeral model, a
--- feature table under incremental_windows over its `events`, and one in
+-- feature table under incremental_windows over its `events` with a daily
+-- summary that reads only what changed (changed_rows), and one in
 -- yearly microbatch batches over its `readings`.
 {{ check_outputs({
     'team_points_by_country': 'select * from ' ~ ref('team_points_by_country'),
@@ -8,6 +9,7 @@
     'ephemeral_events_by_kind': 'select * from ' ~ ref('ephemeral_events_by_kind'),
     'user_event_features': 'select event_id, amount_last_15_minutes, events_last_2 from '
         ~ ref('user_event_features'),
+    'user_daily_features': 'select * from ' ~ ref('user_daily_features'),
     'reading_features_by_batch': 'select reading_id, value_last_hour, readings_around from '
         ~ ref('reading_features_by_batch')
 }) }}

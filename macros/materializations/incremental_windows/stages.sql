@@ -166,7 +166,8 @@
             {%- do own_names.append(spark_query_catalog._sqc_unquote(column) | lower) -%}
         {%- endfor -%}
         {%- set carried = [] -%}
-        {%- for column in table.data_columns if spark_query_catalog._sqc_unquote(column) | lower not in own_names -%}
+        {%- for column in spark_query_catalog._sqc_window_computed_columns(table)
+            if spark_query_catalog._sqc_unquote(column) | lower not in own_names -%}
             {%- do carried.append(column) -%}
         {%- endfor -%}
         {{- return(spark_query_catalog._sqc_window_state_results_sql(settings, state, source, anchors, heads, carried,

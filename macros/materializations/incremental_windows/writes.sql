@@ -7,7 +7,14 @@
 {#- The stored columns of a windows table, in order (spark_query_catalog_date last, apart). -#}
 {% macro _sqc_window_table_columns(settings, event_columns) %}
     {{- return(event_columns + settings.aliases + settings.states | map(attribute="column") | list
-        + ["spark_query_catalog_loaded_at"]) -}}
+        + ["spark_query_catalog_loaded_at", "spark_query_catalog_changed_at"]) -}}
+{% endmacro %}
+
+
+{#- The stored columns that a run's frames compute: all but the change mark,
+    which the statement that writes the rows sets. -#}
+{% macro _sqc_window_computed_columns(table) %}
+    {{- return(table.data_columns | reject("equalto", "spark_query_catalog_changed_at") | list) -}}
 {% endmacro %}
 
 
@@ -23,8 +30,15 @@
 {% endmacro %}
 
 
-{#- The full refresh: every row, from the last frame's CTE. -#}
-{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages) %}
+{#- The full refresh: every row, from the last frame's CTE, each marked as
+    changed at the events' latest load (a later run's new events are
+    loaded after it, so its marks are greater). -#}
+{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages, events_view) %}
+    {%- set columns = spark_query_catalog._sqc_window_table_columns(settings, event_columns)[:-1] + [
+        "(\n        select max(model_events." ~ settings.loaded_at ~ ")\n        from " ~ events_view
+            ~ " as model_events\n    ) as spark_query_catalog_changed_at",
+        "to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"
+    ] -%}
 create table {{ relation }}
 using parquet
 options (partitionoverwritemode 'dynamic')
@@ -34,8 +48,7 @@ as
 with {{ spark_query_catalog._sqc_window_stage_ctes_sql(stages) }}
 
 select
-{{ spark_query_catalog._sqc_list_lines(spark_query_catalog._sqc_window_table_columns(settings, event_columns)
-    + ["to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"], 4) }}
+{{ spark_query_catalog._sqc_list_lines(columns, 4) }}
 from {{ stages.last }}
 {%- endmacro %}
 
@@ -142,6 +155,44 @@ written_spans as (
         {%- endset -%}
     {%- endif -%}
     {%- do ctes.append(written_spans) -%}
+    {#- The stored rows the run replaces, whose marks a written row keeps
+        where its window values are the same. -#}
+    {%- set identity = settings.key_columns + [t] + settings.event_keys -%}
+    {%- set replaced_columns = [] -%}
+    {%- for column in identity + settings.aliases + ["spark_query_catalog_changed_at"] -%}
+        {%- do replaced_columns.append("stored_events." ~ column) -%}
+    {%- endfor -%}
+    {%- set replaced_rows -%}
+replaced_rows as (
+    select{{ " /*+ broadcast(written_spans) */" if bounds.broadcast_new }}
+{{ spark_query_catalog._sqc_list_lines(replaced_columns, 8) }}
+    from {{ table.relation }} as stored_events
+    left semi join written_spans
+        on
+            {{ match | join("\n        and ") | indent(4) }}
+    where
+        stored_events.spark_query_catalog_date in (
+{{ spark_query_catalog._sqc_list_lines(dates, 12) }}
+        )
+)
+    {%- endset -%}
+    {%- do ctes.append(replaced_rows) -%}
+    {%- set written_columns = [] -%}
+    {%- for column in spark_query_catalog._sqc_window_computed_columns(table) -%}
+        {%- do written_columns.append("written_rows." ~ column) -%}
+    {%- endfor -%}
+    {%- set unchanged = ["replaced_rows.spark_query_catalog_changed_at is not null"] -%}
+    {%- for alias in settings.aliases -%}
+        {%- do unchanged.append("replaced_rows." ~ alias ~ " <=> written_rows." ~ alias) -%}
+    {%- endfor -%}
+    {%- set mark -%}
+case
+        when
+            {{ unchanged | join("\n            and ") }}
+            then replaced_rows.spark_query_catalog_changed_at
+        else {{ bounds.watermark }}
+    end as spark_query_catalog_changed_at
+    {%- endset -%}
 create table {{ pending }}
 using parquet
 as
@@ -159,8 +210,11 @@ where
     )
 union all
 select
-{{ spark_query_catalog._sqc_list_lines(table.data_columns
-    + ["to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
-from {{ stages.last }}
-where windows_write
+{{ spark_query_catalog._sqc_list_lines(written_columns + [mark,
+    "to_date(written_rows." ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ stages.last }} as written_rows
+left join replaced_rows
+    on
+        {{ spark_query_catalog._sqc_key_match("written_rows", "replaced_rows", identity) }}
+where written_rows.windows_write
 {%- endmacro %}

@@ -1,0 +1,115 @@
+{#-
+    changed_rows(relation, groups=none)
+
+    A full `select` of the rows of an incremental_windows table that changed
+    since the calling model last ran: for a model downstream of a feature
+    table, so that its incremental run reads only what a late event changed.
+
+    Every row of an incremental_windows table carries
+    spark_query_catalog_changed_at: the watermark (the latest loaded_at) of
+    the run that last changed its values. A run that rewrites a row without
+    changing its values keeps its mark. The calling model keeps the marks it
+    has read in a column of the same name (a per-row model selects it; an
+    aggregating one selects max(spark_query_catalog_changed_at) per group),
+    so that "since my last run" is the largest mark in `{{ this }}`.
+
+    With `groups` (column names of `relation`), every row of each group that
+    holds a changed row: an aggregating model recomputes only those groups.
+    With dbt-spark's insert_overwrite, the groups are the model's partition
+    column(s): a partition is replaced whole.
+
+    Not incremental (the first run, --full-refresh): every row.
+
+    Example:
+        {{ changed_rows(ref('card_features'), groups=['spark_query_catalog_date']) }}
+    compiles, in an incremental run, to
+        with changed_groups as (
+            select distinct
+                spark_query_catalog_date
+            from card_features
+            where spark_query_catalog_changed_at > 1717200000
+        )
+
+        select upstream_rows.*
+        from card_features as upstream_rows
+        left semi join changed_groups
+            on
+                upstream_rows.spark_query_catalog_date
+                <=> changed_groups.spark_query_catalog_date
+-#}
+{% macro changed_rows(relation, groups=none) %}
+    {{- return(adapter.dispatch("changed_rows", "spark_query_catalog")(relation, groups)) -}}
+{% endmacro %}
+
+
+{% macro default__changed_rows(relation, groups) %}
+    {%- set macro_name = "changed_rows" -%}
+    {%- set mark = "spark_query_catalog_changed_at" -%}
+    {%- if not spark_query_catalog._sqc_is_relation(relation) -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "relation",
+            "a Relation (ref() of a model built by incremental_windows)", relation) -}}
+    {%- endif -%}
+    {%- set group_names = spark_query_catalog._sqc_string_list(groups, macro_name, "groups") -%}
+    {%- set columns = spark_query_catalog._sqc_columns(relation) -%}
+    {%- if columns is not none -%}
+        {%- set names = columns | map(attribute="name") | map("lower") | list -%}
+        {%- if mark not in names -%}
+            {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has no column " ~ mark ~ ": changed_rows"
+                ~ " reads tables built by incremental_windows (rebuild one built before version 0.10 with"
+                ~ " --full-refresh).") -}}
+        {%- endif -%}
+        {%- for name in group_names if spark_query_catalog._sqc_unquote(name) | lower not in names -%}
+            {{- spark_query_catalog._sqc_fail(macro_name, "groups", "columns of " ~ relation ~ " ("
+                ~ columns | map(attribute="name") | join(", ") ~ ")", name) -}}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- set since = spark_query_catalog._sqc_changed_since(macro_name, mark) -%}
+    {%- if since is none -%}
+        {{- return("select *\nfrom " ~ relation) -}}
+    {%- endif -%}
+    {%- if not group_names -%}
+        {{- return("select *\nfrom " ~ relation ~ "\nwhere " ~ mark ~ " > " ~ since) -}}
+    {%- endif -%}
+    {%- set match = [] -%}
+    {%- for name in group_names -%}
+        {%- set condition = "upstream_rows." ~ name ~ " <=> changed_groups." ~ name -%}
+        {%- do match.append(condition if condition | length <= 64
+            else condition | replace(" <=> ", "\n        <=> ")) -%}
+    {%- endfor -%}
+    {%- set query -%}
+with changed_groups as (
+    select distinct
+{{ spark_query_catalog._sqc_list_lines(group_names, 8) }}
+    from {{ relation }}
+    where {{ mark }} > {{ since }}
+)
+
+select upstream_rows.*
+from {{ relation }} as upstream_rows
+left semi join changed_groups
+    on
+        {{ match | join("\n        and ") }}
+    {%- endset -%}
+    {{- return(query) -}}
+{% endmacro %}
+
+
+{#- The largest mark the calling model has read (a literal), or none where
+    it reads every row: not an incremental run, or an empty table. -#}
+{% macro _sqc_changed_since(macro_name, mark) %}
+    {%- if not execute or not is_incremental() -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set own = adapter.get_columns_in_relation(this) -%}
+    {%- set found = own | selectattr("name", "equalto", mark) | list -%}
+    {%- if not found -%}
+        {{- spark_query_catalog._sqc_error(macro_name, this ~ " has no column " ~ mark ~ ": a model that reads"
+            ~ " changed rows keeps the marks it has read, to know where its next run starts. Select the column"
+            ~ " (a row per upstream row) or max(" ~ mark ~ ") as " ~ mark ~ " (a row per group), then rebuild the"
+            ~ " model with --full-refresh.") -}}
+    {%- endif -%}
+    {%- set mark_type = found[0].data_type | lower -%}
+    {%- set text = run_query("select " ~ spark_query_catalog._sqc_loaded_text("max(" ~ mark ~ ")", mark_type)
+        ~ "\nfrom " ~ this).rows[0][0] -%}
+    {{- return(spark_query_catalog._sqc_loaded_literal(text, mark_type)) -}}
+{% endmacro %}
