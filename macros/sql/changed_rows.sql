@@ -24,18 +24,17 @@
         {{ changed_rows(ref('card_features'), groups=['spark_query_catalog_date']) }}
     compiles, in an incremental run, to
         with changed_groups as (
-            select distinct
-                spark_query_catalog_date
+            select distinct spark_query_catalog_date
             from card_features
             where spark_query_catalog_changed_at > 1717200000
         )
 
-        select upstream_rows.*
+        select /*+ broadcast(changed_groups) */ upstream_rows.*
         from card_features as upstream_rows
         left semi join changed_groups
             on
                 upstream_rows.spark_query_catalog_date
-                <=> changed_groups.spark_query_catalog_date
+                = changed_groups.spark_query_catalog_date
 -#}
 {% macro changed_rows(relation, groups=none) %}
     {{- return(adapter.dispatch("changed_rows", "spark_query_catalog")(relation, groups)) -}}
@@ -70,21 +69,28 @@
     {%- if not group_names -%}
         {{- return("select *\nfrom " ~ relation ~ "\nwhere " ~ mark ~ " > " ~ since) -}}
     {%- endif -%}
+    {#- The days (the table's partitions, never NULL) are few: broadcast, and
+        joined by `=`, so that Spark reads only their partitions (dynamic
+        partition pruning). Other groups may be NULL: `<=>`. -#}
+    {%- set days = group_names | map("lower") | list == ["spark_query_catalog_date"] -%}
     {%- set match = [] -%}
     {%- for name in group_names -%}
-        {%- set condition = "upstream_rows." ~ name ~ " <=> changed_groups." ~ name -%}
+        {%- set condition = "upstream_rows." ~ name ~ (" = " if days else " <=> ") ~ "changed_groups." ~ name -%}
         {%- do match.append(condition if condition | length <= 64
-            else condition | replace(" <=> ", "\n        <=> ")) -%}
+            else condition | replace(" <=", "\n        <=") | replace(" = ", "\n        = ")) -%}
     {%- endfor -%}
     {%- set query -%}
 with changed_groups as (
     select distinct
+{%- if group_names | length == 1 %} {{ group_names[0] }}
+{%- else %}
 {{ spark_query_catalog._sqc_list_lines(group_names, 8) }}
+{%- endif %}
     from {{ relation }}
     where {{ mark }} > {{ since }}
 )
 
-select upstream_rows.*
+select{{ " /*+ broadcast(changed_groups) */" if days }} upstream_rows.*
 from {{ relation }} as upstream_rows
 left semi join changed_groups
     on

@@ -455,14 +455,16 @@ def test_the_catalog_model_loads_load_by_load(project: DbtProject) -> None:
     loads (late and repeated transactions among them), equals its expected
     output, computed by the reference over all of them; the table says
     which load each row last came from."""
-    seeds = "card_transaction_loads card_features_incremental_expected"
+    seeds = "card_transaction_loads card_features_incremental_expected card_daily_spend_expected"
     project.invoke("seed", "--select", seeds)
-    model = "card_features_incremental"
+    model, summary = "card_features_incremental", "card_daily_spend"
     loads = project.sql(f"select * from {project.table('card_transaction_loads')}")
     before: dict[int, tuple[Any, ...]] = {}
     marks: dict[int, int] = {}
     for load in (1, 2, 3):
-        project.invoke("run", "--select", model, "--vars", f"{{card_transaction_loads: {load}}}")
+        project.invoke(
+            "run", "--select", model, summary, "--vars", f"{{card_transaction_loads: {load}}}"
+        )
         if load == 1:
             rows = project.sql(f"select count(*) as n from {project.table(model)}")
             assert rows[0].n == 17  # the distinct transactions of load 1
@@ -474,8 +476,23 @@ def test_the_catalog_model_loads_load_by_load(project: DbtProject) -> None:
             f"select txn_id, spark_query_catalog_changed_at from {project.table(model)}"
         )
         assert dict(stored) == marks, load
+        # The daily summary, from what changed: as if from every feature row.
+        features = project.sql(
+            "select card_id, amount, amount_last_7_days, spark_query_catalog_changed_at,"
+            f" spark_query_catalog_date from {project.table(model)}"
+        )
+        days: dict[tuple[Any, ...], list[Any]] = {}
+        for card, amount, amount_7_days, mark, day in features:
+            days.setdefault((card, day), []).append((amount, amount_7_days, mark))
+        expected = Counter(
+            (card, len(v), sum(a for a, _, _ in v), max(w for _, w, _ in v),
+             max(m for _, _, m in v), day)
+            for (card, day), v in days.items()
+        )  # fmt: skip
+        rows = project.sql(f"select * from {project.table(summary)}")
+        assert Counter(tuple(r) for r in rows) == expected, load
     assert set(marks.values()) == {1, 2, 3}  # some rows keep an earlier load's mark
-    project.invoke("test", "--select", model)
+    project.invoke("test", "--select", model, summary)
     properties = {r[0]: r[1] for r in project.sql(f"show tblproperties {project.table(model)}")}
     assert properties["spark_query_catalog.watermark"] == "3"
 

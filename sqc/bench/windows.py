@@ -12,6 +12,11 @@ Two feature models, each measured alone:
   rows 1,000     the average amount of the 1,000 events up to each (a ROWS
                  frame: 100 days of a user's events; a run counts rows back)
 
+and a chain: `range 7 days`, then a daily summary of it per user
+(incremental, insert_overwrite by day) that reads what the feature run
+changed with `changed_rows` (the days that hold a changed row, whole), the
+two runs one after the other, timed and read apart and summed.
+
 For each model and history size, after one warm-up round (whose incremental
 run measures how many days back a ROWS frame reaches, kept for the next
 rounds as a run leaves it), `--runs` rounds:
@@ -80,6 +85,30 @@ MODELS = {
 """,
     ),
 }
+SUMMARY = """{{ config(
+    materialized='incremental',
+    incremental_strategy='insert_overwrite',
+    file_format='parquet',
+    partition_by=['event_date']
+) }}
+select
+    user_id,
+    count(*) as events,
+    sum(amount_7_days) as amount_7_days,
+    max(spark_query_catalog_changed_at) as spark_query_catalog_changed_at,
+    spark_query_catalog_date as event_date
+from (
+    {{ spark_query_catalog.changed_rows(ref('features_range'), groups='spark_query_catalog_date') }}
+) as features
+group by user_id, spark_query_catalog_date
+"""
+# A chain: its models in the order they run, each with its table's partition column.
+CHAINS = {
+    "chain: range 7 days, daily summary": [
+        ("features_range", "spark_query_catalog_date"),
+        ("summary_range", "event_date"),
+    ],
+}
 INCREMENTAL = "incremental"
 NOTHING_NEW = "incremental, nothing new"
 FULL_REFRESH = "full refresh"
@@ -91,30 +120,35 @@ class WindowsLab(Lab):
 
     def __init__(self) -> None:
         directory = Path(tempfile.mkdtemp(prefix="bench_windows_"))
-        write_lab(directory, {name: config + EVENTS for name, config in MODELS.values()})
+        models = {name: config + EVENTS for name, config in MODELS.values()}
+        write_lab(directory, {**models, "summary_range": SUMMARY})
         self.schema = SCHEMA
         self.dbt = DbtProject(directory, schema=SCHEMA)
         self.dbt.invoke("deps")
         self.spark = self.dbt.spark()
 
-    def restore_model(self, name: str) -> None:
-        """The events of the history alone, and the table as after it, through
+    def restore_model(self, models: list[tuple[str, str]]) -> None:
+        """The events of the history alone, and the tables as after it, through
         a run with nothing new."""
         dbt = self.dbt
         dbt.sql(f"alter table {SCHEMA}.events drop if exists partition (loaded_at = 2)")
-        dbt.sql(f"drop table if exists {SCHEMA}.{name}")
-        dbt.sql(
-            f"create table {SCHEMA}.{name} using parquet "
-            "options (partitionoverwritemode 'dynamic') partitioned by (spark_query_catalog_date) "
-            f"as select * from {SCHEMA}.{name}_after_history"
-        )
-        dbt.sql(f"alter table {SCHEMA}.{name} set tblproperties {self.properties[name]}")
-        dbt.invoke("run", "--select", name)
+        for name, partition in models:
+            dbt.sql(f"drop table if exists {SCHEMA}.{name}")
+            dbt.sql(
+                f"create table {SCHEMA}.{name} using parquet "
+                f"options (partitionoverwritemode 'dynamic') partitioned by ({partition}) "
+                f"as select * from {SCHEMA}.{name}_after_history"
+            )
+            if self.properties[name]:
+                dbt.sql(f"alter table {SCHEMA}.{name} set tblproperties {self.properties[name]}")
+        dbt.invoke("run", "--select", *(name for name, _ in models))
 
     def totals(self, name: str) -> tuple[int, int]:  # type: ignore[override]
+        """Rows and a hash of them, but for the marks of when they changed
+        (a full refresh marks every row with its latest load)."""
         row = self.dbt.sql(
-            "select count(*) as n, sum(cast(hash(to_json(struct(*))) as bigint)) as h "
-            f"from {SCHEMA}.{name}"
+            "select count(*) as n, sum(cast(hash(to_json(struct(*))) as bigint)) as h from ("
+            f"select * except (spark_query_catalog_changed_at) from {SCHEMA}.{name})"
         )[0]
         return row.n, row.h
 
@@ -137,56 +171,79 @@ def _statements(lab: WindowsLab, name: str, *flags: str) -> tuple[float, float, 
     return wall, statements, read
 
 
+def _chain(label: str) -> list[tuple[str, str]]:
+    """The models measured under `label`, in the order they run."""
+    return CHAINS.get(label) or [(MODELS[label][0], "spark_query_catalog_date")]
+
+
+def _properties(lab: WindowsLab, name: str, keys: tuple[str, ...]) -> list[str]:
+    return [
+        f"'{r[0]}' = '{r[1]}'"
+        for r in lab.dbt.sql(f"show tblproperties {SCHEMA}.{name}")
+        if r[0].startswith(keys)
+    ]
+
+
+def _run_chain(lab: WindowsLab, models: list[tuple[str, str]], *flags: str) -> dict[str, Any]:
+    """Each model's run, one after the other: times summed, reads apart."""
+    runs = [_statements(lab, name, *flags) for name, _ in models]
+    return {
+        "wall": sum(run[0] for run in runs),
+        "statements": sum(run[1] for run in runs),
+        "read": {name: run[2] for (name, _), run in zip(models, runs, strict=True)},
+    }
+
+
 def measure(
-    lab: WindowsLab, days: int, runs: int, progress: tqdm, models: list[str]
+    lab: WindowsLab, days: int, runs: int, progress: tqdm, labels: list[str]
 ) -> list[dict[str, Any]]:
     batch = lab.load(days)
     dbt = lab.dbt
     records = []
     lab.properties = {}
-    for label in models:
-        name = MODELS[label][0]
+    for label in labels:
+        models = _chain(label)
+        names = [name for name, _ in models]
         # The history alone (the model before left the batch loaded).
         dbt.sql(f"alter table {SCHEMA}.events drop if exists partition (loaded_at = 2)")
-        dbt.invoke("run", "--select", name, "--full-refresh")
-        dbt.invoke("run", "--select", name)  # measures the watermark, as every later run finds it
-        dbt.sql(
-            f"create table {SCHEMA}.{name}_after_history using parquet "
-            f"partitioned by (spark_query_catalog_date) as select * from {SCHEMA}.{name}"
-        )
-        kept = [
-            f"'{r[0]}' = '{r[1]}'"
-            for r in dbt.sql(f"show tblproperties {SCHEMA}.{name}")
-            if r[0].startswith("spark_query_catalog.")
-        ]
-        lab.properties[name] = "(" + ", ".join(kept) + ")"
+        dbt.invoke("run", "--select", *names, "--full-refresh")
+        dbt.invoke("run", "--select", *names)  # measures the watermark, as every later run finds it
+        for name, partition in models:
+            dbt.sql(
+                f"create table {SCHEMA}.{name}_after_history using parquet "
+                f"partitioned by ({partition}) as select * from {SCHEMA}.{name}"
+            )
+            kept = _properties(lab, name, ("spark_query_catalog.",))
+            lab.properties[name] = "(" + ", ".join(kept) + ")" if kept else ""
         times: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
         own: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
-        reads: dict[str, list[dict[str, int]]] = {measure_: [] for measure_ in MEASURES}
+        reads: dict[str, list[dict[str, dict[str, int]]]] = {measure_: [] for measure_ in MEASURES}
+        changed = []
         for round_ in range(runs + 1):
-            lab.restore_model(name)
+            lab.restore_model(models)
             lab.append_batch()
-            results = {INCREMENTAL: _statements(lab, name)}
-            incremental = lab.totals(name)
+            results = {INCREMENTAL: _run_chain(lab, models)}
+            incremental = [lab.totals(name) for name in names]
+            # The rows the feature run changed: those marked with the batch's load.
+            changed.append(dbt.sql(
+                f"select count(*) as n from {SCHEMA}.{names[0]} "
+                "where spark_query_catalog_changed_at = 2"
+            )[0].n)  # fmt: skip
             if round_ == 0:
                 # Later rounds start from the history as a run with new events
                 # leaves it: with the days back a ROWS frame needed (halo_days).
-                kept = [
-                    f"'{r[0]}' = '{r[1]}'"
-                    for r in dbt.sql(f"show tblproperties {SCHEMA}.{name}")
-                    if r[0] == "spark_query_catalog.halo_days"
-                ]
+                kept = _properties(lab, names[0], ("spark_query_catalog.halo_days",))
                 if kept:
-                    lab.properties[name] = lab.properties[name][:-1] + ", " + kept[0] + ")"
-            results[NOTHING_NEW] = _statements(lab, name)
-            results[FULL_REFRESH] = _statements(lab, name, "--full-refresh")
-            if incremental != lab.totals(name):
+                    lab.properties[names[0]] = lab.properties[names[0]][:-1] + ", " + kept[0] + ")"
+            results[NOTHING_NEW] = _run_chain(lab, models)
+            results[FULL_REFRESH] = _run_chain(lab, models, "--full-refresh")
+            if incremental != [lab.totals(name) for name in names]:
                 raise AssertionError(f"{label}, {days} days: the incremental run differs")
             if round_ > 0:  # round 0 warms up
-                for measure_, (wall, statements, read) in results.items():
-                    times[measure_].append(wall)
-                    own[measure_].append(statements)
-                    reads[measure_].append(read)
+                for measure_, result in results.items():
+                    times[measure_].append(result["wall"])
+                    own[measure_].append(result["statements"])
+                    reads[measure_].append(result["read"])
             progress.update()
         medians = {m: statistics.median(v) for m, v in times.items()}
         records.append({
@@ -198,11 +255,19 @@ def measure(
             "seconds": times,
             "medians": medians,
             "statements_medians": {m: statistics.median(v) for m, v in own.items()},
-            "read": {m: v[0] for m, v in reads.items()},
+            # Each model's reads (the first round's), and in all.
+            "read_by_model": {m: v[0] for m, v in reads.items()},
+            "read": {m: _summed(v[0]) for m, v in reads.items()},
+            "changed_rows": changed[-1],
             "incremental_over_full_refresh": medians[INCREMENTAL] / medians[FULL_REFRESH],
         })  # fmt: skip
-        dbt.sql(f"drop table {SCHEMA}.{name}_after_history")
+        for name in names:
+            dbt.sql(f"drop table {SCHEMA}.{name}_after_history")
     return records
+
+
+def _summed(reads: dict[str, dict[str, int]]) -> dict[str, int]:
+    return {key: sum(read[key] for read in reads.values()) for key in ("rows", "bytes")}
 
 
 def markdown(records: list[dict[str, Any]]) -> str:
@@ -233,6 +298,15 @@ def markdown(records: list[dict[str, Any]]) -> str:
                 f"run at {first['days']} days, for {last['events'] / first['events']:.0f}x the "
                 "history."
             )
+    for r in records:
+        if r["model"] in CHAINS:
+            summary = CHAINS[r["model"]][-1][0]
+            summary_rows = r["read_by_model"][INCREMENTAL][summary]["rows"]
+            notes.append(
+                f"- {r['model']}, {r['days']} days: the feature run changed "
+                f"{r['changed_rows']:,} rows; the summary's run read {summary_rows:,} rows "
+                f"({summary_rows / max(r['changed_rows'], 1):.2f}x)."
+            )
     return "\n".join(lines + (["", *notes] if notes else [])) + "\n"
 
 
@@ -251,7 +325,7 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument(
         "--models",
-        default=";".join(MODELS),
+        default=";".join([*MODELS, *CHAINS]),
         help="models to measure, separated by ';' (the others keep their records in the json)",
     )
     parser.add_argument(
@@ -265,9 +339,9 @@ def main() -> None:
     use_bench_environment(ROOT, ".state/bench_windows")
     sizes = [int(days) for days in args.days.split(",")]
     models = [label.strip() for label in args.models.split(";")]
-    unknown = sorted(set(models) - set(MODELS))
+    unknown = sorted(set(models) - set(MODELS) - set(CHAINS))
     if unknown:
-        parser.error(f"--models: {unknown} are not among {sorted(MODELS)}")
+        parser.error(f"--models: {unknown} are not among {sorted([*MODELS, *CHAINS])}")
     lab = WindowsLab()
     records = []
     with tqdm(total=len(sizes) * len(models) * (args.runs + 1), desc="incremental windows") as bar:
@@ -275,10 +349,11 @@ def main() -> None:
             bar.set_postfix_str(f"{days} days")
             records += measure(lab, days, args.runs, bar, models)
     lab.dbt.drop_schema()
-    if set(models) != set(MODELS) and (args.output / "windows.json").exists():
+    labels = [*MODELS, *CHAINS]
+    if set(models) != set(labels) and (args.output / "windows.json").exists():
         earlier = json.loads((args.output / "windows.json").read_text())["records"]
         records = [r for r in earlier if r["model"] not in models] + records
-        records.sort(key=lambda r: (r["days"], list(MODELS).index(r["model"])))
+        records.sort(key=lambda r: (r["days"], labels.index(r["model"])))
     write_report(records, args.output)
     print(markdown(records))
 

@@ -79,8 +79,7 @@
         {%- set stages = spark_query_catalog._sqc_window_stages(settings, event_columns, none, events_view, none, views) -%}
         {%- do temporary_views.extend(stages.views) -%}
         {%- call statement("main") -%}
-            {{ spark_query_catalog._sqc_create_windows_table_sql(target_relation, settings, event_columns, stages,
-                events_view) }}
+            {{ spark_query_catalog._sqc_create_windows_table_sql(target_relation, settings, event_columns, stages) }}
         {%- endcall -%}
     {%- else -%}
         {#- A run that died after writing its pending table: finish it first. -#}

@@ -32,6 +32,7 @@
         "windows_found_before", "windows_latest_date", "windows_write", "windows_source", "windows_copy",
         "windows_last_loaded", "windows_any_write", "windows_covered", "windows_halo_days", "windows_before"] -%}
     {%- for column in lower if column.startswith("spark_query_catalog_") or column.startswith("windows_state_")
+        or column.startswith("windows_was_")
         or column in internal
         or column in settings.aliases | map("lower") | list -%}
         {{- spark_query_catalog._sqc_error(name, "the model's events have a column " ~ column ~ ", which is the"

@@ -18,6 +18,18 @@
 {% endmacro %}
 
 
+{#- The columns an incremental run carries from a stored row to the row
+    written in its place (null on a new event's): its window values, then
+    its mark. -#}
+{% macro _sqc_window_was_columns(settings) %}
+    {%- set columns = [] -%}
+    {%- for alias in settings.aliases -%}
+        {%- do columns.append("windows_was_" ~ alias) -%}
+    {%- endfor -%}
+    {{- return(columns + ["windows_was_changed_at"]) -}}
+{% endmacro %}
+
+
 {#- The frames' CTEs (_sqc_window_stages), each `name as (query)`, or
     where it has no name, CTEs of its own (a state frame's results). -#}
 {% macro _sqc_window_stage_ctes_sql(stages) %}
@@ -31,12 +43,11 @@
 
 
 {#- The full refresh: every row, from the last frame's CTE, each marked as
-    changed at the events' latest load (a later run's new events are
-    loaded after it, so its marks are greater). -#}
-{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages, events_view) %}
+    changed at its own latest load (the table's watermark is the largest:
+    a later run's new events are loaded after it, so its marks are greater). -#}
+{% macro _sqc_create_windows_table_sql(relation, settings, event_columns, stages) %}
     {%- set columns = spark_query_catalog._sqc_window_table_columns(settings, event_columns)[:-1] + [
-        "(\n        select max(model_events." ~ settings.loaded_at ~ ")\n        from " ~ events_view
-            ~ " as model_events\n    ) as spark_query_catalog_changed_at",
+        "spark_query_catalog_loaded_at as spark_query_catalog_changed_at",
         "to_date(" ~ settings.order_by ~ ") as spark_query_catalog_date"
     ] -%}
 create table {{ relation }}
@@ -155,41 +166,18 @@ written_spans as (
         {%- endset -%}
     {%- endif -%}
     {%- do ctes.append(written_spans) -%}
-    {#- The stored rows the run replaces, whose marks a written row keeps
-        where its window values are the same. -#}
-    {%- set identity = settings.key_columns + [t] + settings.event_keys -%}
-    {%- set replaced_columns = [] -%}
-    {%- for column in identity + settings.aliases + ["spark_query_catalog_changed_at"] -%}
-        {%- do replaced_columns.append("stored_events." ~ column) -%}
-    {%- endfor -%}
-    {%- set replaced_rows -%}
-replaced_rows as (
-    select{{ " /*+ broadcast(written_spans) */" if bounds.broadcast_new }}
-{{ spark_query_catalog._sqc_list_lines(replaced_columns, 8) }}
-    from {{ table.relation }} as stored_events
-    left semi join written_spans
-        on
-            {{ match | join("\n        and ") | indent(4) }}
-    where
-        stored_events.spark_query_catalog_date in (
-{{ spark_query_catalog._sqc_list_lines(dates, 12) }}
-        )
-)
-    {%- endset -%}
-    {%- do ctes.append(replaced_rows) -%}
-    {%- set written_columns = [] -%}
-    {%- for column in spark_query_catalog._sqc_window_computed_columns(table) -%}
-        {%- do written_columns.append("written_rows." ~ column) -%}
-    {%- endfor -%}
-    {%- set unchanged = ["replaced_rows.spark_query_catalog_changed_at is not null"] -%}
+    {%- set written_columns = spark_query_catalog._sqc_window_computed_columns(table) -%}
+    {#- A written row keeps the mark of the stored row it replaces where
+        its window values are the same. -#}
+    {%- set unchanged = ["windows_was_changed_at is not null"] -%}
     {%- for alias in settings.aliases -%}
-        {%- do unchanged.append("replaced_rows." ~ alias ~ " <=> written_rows." ~ alias) -%}
+        {%- do unchanged.append("windows_was_" ~ alias ~ " <=> " ~ alias) -%}
     {%- endfor -%}
     {%- set mark -%}
 case
         when
             {{ unchanged | join("\n            and ") }}
-            then replaced_rows.spark_query_catalog_changed_at
+            then windows_was_changed_at
         else {{ bounds.watermark }}
     end as spark_query_catalog_changed_at
     {%- endset -%}
@@ -211,10 +199,7 @@ where
 union all
 select
 {{ spark_query_catalog._sqc_list_lines(written_columns + [mark,
-    "to_date(written_rows." ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
-from {{ stages.last }} as written_rows
-left join replaced_rows
-    on
-        {{ spark_query_catalog._sqc_key_match("written_rows", "replaced_rows", identity) }}
-where written_rows.windows_write
+    "to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
+from {{ stages.last }}
+where windows_write
 {%- endmacro %}

@@ -1,0 +1,24 @@
+-- A card's daily summary over its per-transaction features, kept
+-- incrementally: each run reads only the days that hold a transaction whose
+-- features the last runs of card_features_incremental changed (a late
+-- transaction changes the 7-day amounts after it), and replaces those days.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='insert_overwrite',
+    file_format='parquet',
+    partition_by=['txn_date']
+) }}
+
+select
+    card_id,
+    count(*) as transactions,
+    sum(amount) as amount,
+    max(amount_last_7_days) as peak_amount_last_7_days,
+    max(spark_query_catalog_changed_at) as spark_query_catalog_changed_at,
+    spark_query_catalog_date as txn_date
+from (
+    {{ spark_query_catalog.changed_rows(
+        ref('card_features_incremental'), groups='spark_query_catalog_date'
+    ) }}
+) as features
+group by card_id, spark_query_catalog_date
