@@ -191,6 +191,7 @@ def _run_chain(lab: WindowsLab, models: list[tuple[str, str]], *flags: str) -> d
         "wall": sum(run[0] for run in runs),
         "statements": sum(run[1] for run in runs),
         "read": {name: run[2] for (name, _), run in zip(models, runs, strict=True)},
+        "wall_by_model": {name: run[0] for (name, _), run in zip(models, runs, strict=True)},
     }
 
 
@@ -218,6 +219,7 @@ def measure(
         times: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
         own: dict[str, list[float]] = {measure_: [] for measure_ in MEASURES}
         reads: dict[str, list[dict[str, dict[str, int]]]] = {measure_: [] for measure_ in MEASURES}
+        by_model: dict[str, list[dict[str, float]]] = {measure_: [] for measure_ in MEASURES}
         changed = []
         for round_ in range(runs + 1):
             lab.restore_model(models)
@@ -244,6 +246,7 @@ def measure(
                     times[measure_].append(result["wall"])
                     own[measure_].append(result["statements"])
                     reads[measure_].append(result["read"])
+                    by_model[measure_].append(result["wall_by_model"])
             progress.update()
         medians = {m: statistics.median(v) for m, v in times.items()}
         records.append({
@@ -255,6 +258,10 @@ def measure(
             "seconds": times,
             "medians": medians,
             "statements_medians": {m: statistics.median(v) for m, v in own.items()},
+            "medians_by_model": {
+                m: {name: statistics.median(run[name] for run in v) for name in names}
+                for m, v in by_model.items()
+            },
             # Each model's reads (the first round's), and in all.
             "read_by_model": {m: v[0] for m, v in reads.items()},
             "read": {m: _summed(v[0]) for m, v in reads.items()},
