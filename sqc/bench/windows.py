@@ -309,10 +309,14 @@ def markdown(records: list[dict[str, Any]]) -> str:
         if r["model"] in CHAINS:
             summary = CHAINS[r["model"]][-1][0]
             summary_rows = r["read_by_model"][INCREMENTAL][summary]["rows"]
+            times = ", ".join(
+                f"{name} {seconds:.2f} s"
+                for name, seconds in r.get("medians_by_model", {}).get(INCREMENTAL, {}).items()
+            )
             notes.append(
-                f"- {r['model']}, {r['days']} days: the feature run changed "
-                f"{r['changed_rows']:,} rows; the summary's run read {summary_rows:,} rows "
-                f"({summary_rows / max(r['changed_rows'], 1):.2f}x)."
+                f"- {r['model']}, {r['days']} days: the incremental runs ({times}); the feature "
+                f"run changed {r['changed_rows']:,} rows, the summary's run read "
+                f"{summary_rows:,} rows ({summary_rows / max(r['changed_rows'], 1):.2f}x)."
             )
     return "\n".join(lines + (["", *notes] if notes else [])) + "\n"
 
