@@ -36,12 +36,10 @@
     {%- endfor -%}
     {#- A stored row's window values and mark, for the row written in its
         place: it keeps the mark where the values are the same. -#}
-    {%- for column in spark_query_catalog._sqc_window_was_columns(settings) if table is not none -%}
-        {%- set stored = "spark_query_catalog_changed_at" if column == "windows_was_changed_at"
-            else column | replace("windows_was_", "", 1) -%}
-        {%- do stored_states.append(stored ~ " as " ~ column) -%}
-        {%- do new_states.append("null as " ~ column) -%}
-        {%- do carried.append(column) -%}
+    {%- for was in spark_query_catalog._sqc_window_was_columns(settings) if table is not none -%}
+        {%- do stored_states.append(was.stored ~ " as " ~ was.carried) -%}
+        {%- do new_states.append("null as " ~ was.carried) -%}
+        {%- do carried.append(was.carried) -%}
     {%- endfor -%}
     {#- Whether a row lies before its key's first new event (the anchors'). -#}
     {%- if settings.states and table is not none -%}

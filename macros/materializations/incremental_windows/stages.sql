@@ -167,7 +167,7 @@
         {%- endfor -%}
         {%- set carried = [] -%}
         {%- for column in spark_query_catalog._sqc_window_computed_columns(table)
-            + spark_query_catalog._sqc_window_was_columns(settings)
+            + spark_query_catalog._sqc_window_was_columns(settings) | map(attribute="carried") | list
             if spark_query_catalog._sqc_unquote(column) | lower not in own_names -%}
             {%- do carried.append(column) -%}
         {%- endfor -%}

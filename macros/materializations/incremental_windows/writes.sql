@@ -18,15 +18,15 @@
 {% endmacro %}
 
 
-{#- The columns an incremental run carries from a stored row to the row
-    written in its place (null on a new event's): its window values, then
-    its mark. -#}
+{#- What an incremental run carries from a stored row to the row written
+    in its place (null on a new event's), as [{stored, carried}]: its window
+    values, then its mark. -#}
 {% macro _sqc_window_was_columns(settings) %}
     {%- set columns = [] -%}
     {%- for alias in settings.aliases -%}
-        {%- do columns.append("windows_was_" ~ alias) -%}
+        {%- do columns.append({"stored": alias, "carried": "windows_was_" ~ alias}) -%}
     {%- endfor -%}
-    {{- return(columns + ["windows_was_changed_at"]) -}}
+    {{- return(columns + [{"stored": "spark_query_catalog_changed_at", "carried": "windows_was_changed_at"}]) -}}
 {% endmacro %}
 
 
@@ -169,9 +169,10 @@ written_spans as (
     {%- set written_columns = spark_query_catalog._sqc_window_computed_columns(table) -%}
     {#- A written row keeps the mark of the stored row it replaces where
         its window values are the same. -#}
-    {%- set unchanged = ["windows_was_changed_at is not null"] -%}
-    {%- for alias in settings.aliases -%}
-        {%- do unchanged.append("windows_was_" ~ alias ~ " <=> " ~ alias) -%}
+    {%- set was = spark_query_catalog._sqc_window_was_columns(settings) -%}
+    {%- set unchanged = [was[-1].carried ~ " is not null"] -%}
+    {%- for value in was[:-1] -%}
+        {%- do unchanged.append(value.carried ~ " <=> " ~ value.stored) -%}
     {%- endfor -%}
     {%- set mark -%}
 case
