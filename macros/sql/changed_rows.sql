@@ -46,16 +46,16 @@
     {%- set mark = "spark_query_catalog_changed_at" -%}
     {%- if not spark_query_catalog._sqc_is_relation(relation) -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "relation",
-            "a Relation (ref() of a model built by incremental_windows)", relation) -}}
+            "a Relation (ref() of a model built by incremental_windows or incremental_sessions)", relation) -}}
     {%- endif -%}
     {%- set group_names = spark_query_catalog._sqc_string_list(groups, macro_name, "groups") -%}
     {%- set columns = spark_query_catalog._sqc_columns(relation) -%}
+    {%- set names = columns | map(attribute="name") | map("lower") | list if columns is not none else [] -%}
     {%- if columns is not none -%}
-        {%- set names = columns | map(attribute="name") | map("lower") | list -%}
         {%- if mark not in names -%}
             {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has no column " ~ mark ~ ": changed_rows"
-                ~ " reads tables built by incremental_windows (rebuild one built before version 0.10 with"
-                ~ " --full-refresh).") -}}
+                ~ " reads tables built by incremental_windows or incremental_sessions (rebuild one built"
+                ~ " before version 0.10 (windows) or 0.11 (sessions) with --full-refresh).") -}}
         {%- endif -%}
         {%- for name in group_names if spark_query_catalog._sqc_unquote(name) | lower not in names -%}
             {{- spark_query_catalog._sqc_fail(macro_name, "groups", "columns of " ~ relation ~ " ("
@@ -69,10 +69,20 @@
     {%- if not group_names -%}
         {{- return("select *\nfrom " ~ relation ~ "\nwhere " ~ mark ~ " > " ~ since) -}}
     {%- endif -%}
+    {#- A late event can merge two sessions: the later one's row disappears.
+        Its day lies between the merged session's start and end dates, so a
+        session's group by day is every day of its span. -#}
+    {%- set sessions = "session_end" in names and "session_date" in names -%}
+    {%- set partition_column = "session_date" if sessions else "spark_query_catalog_date" -%}
+    {%- set selected = [] -%}
+    {%- for name in group_names -%}
+        {%- do selected.append("explode(\n            sequence(session_date, to_date(session_end))\n        ) as session_date"
+            if sessions and spark_query_catalog._sqc_unquote(name) | lower == "session_date" else name) -%}
+    {%- endfor -%}
     {#- The days (the table's partitions, never NULL) are few: broadcast, and
         joined by `=`, so that Spark reads only their partitions (dynamic
         partition pruning). Other groups may be NULL: `<=>`. -#}
-    {%- set days = group_names | map("lower") | list == ["spark_query_catalog_date"] -%}
+    {%- set days = group_names | map("lower") | list == [partition_column] -%}
     {%- set match = [] -%}
     {%- for name in group_names -%}
         {%- set condition = "upstream_rows." ~ name ~ (" = " if days else " <=> ") ~ "changed_groups." ~ name -%}
@@ -82,9 +92,9 @@
     {%- set query -%}
 with changed_groups as (
     select distinct
-{%- if group_names | length == 1 %} {{ group_names[0] }}
+{%- if selected | length == 1 and "\n" not in selected[0] %} {{ selected[0] }}
 {%- else %}
-{{ spark_query_catalog._sqc_list_lines(group_names, 8) }}
+{{ spark_query_catalog._sqc_list_lines(selected, 8) }}
 {%- endif %}
     from {{ relation }}
     where {{ mark }} > {{ since }}

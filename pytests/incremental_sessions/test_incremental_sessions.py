@@ -49,6 +49,28 @@ MODEL = """{{{{ config(
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
 """
 MODELS = {"sessions_fixed": "10 seconds", "sessions_per_row": "gap"}
+# A model downstream of `sessions_fixed`: per user and day, from the sessions
+# that changed since its last run (changed_rows: every day a changed session
+# spans), whole days replaced, and the days a merge emptied dropped.
+DOWNSTREAM = "sessions_daily"
+DOWNSTREAM_SQL = """{{ config(
+    materialized='incremental',
+    incremental_strategy='insert_overwrite',
+    file_format='parquet',
+    partition_by=['session_date'],
+    pre_hook="{{ spark_query_catalog.drop_emptied_partitions(ref('sessions_fixed')) }}"
+) }}
+select
+    user_id,
+    count(*) as sessions,
+    sum(event_count) as events,
+    max(spark_query_catalog_changed_at) as spark_query_catalog_changed_at,
+    session_date
+from (
+    {{ spark_query_catalog.changed_rows(ref('sessions_fixed'), groups='session_date') }}
+) as sessions
+group by user_id, session_date
+"""
 # Batch loads in all (a load is one batch into one model), per target: each
 # dbt run loads a batch into both models.
 SPLITS = {"session": 32, "thrift": 16}
@@ -60,6 +82,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtPr
         name: MODEL.format(gap=gap, broadcast_rows=BROADCAST_ROWS_CONFIG)
         for name, gap in MODELS.items()
     }
+    models[DOWNSTREAM] = DOWNSTREAM_SQL
     yield from lab_project(
         tmp_path_factory.mktemp("incremental_lab"), models, target, "pytest_incremental_lab"
     )
@@ -78,7 +101,7 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    reset_events(lab, COLUMNS, list(MODELS))
+    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM])
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
@@ -96,6 +119,43 @@ def _sessions(lab: DbtProject, model: str) -> Counter[tuple[Any, ...]]:
          tuple(json.loads(r.event_ids)), r.session_date)
         for r in rows
     )  # fmt: skip
+
+
+def _marks(lab: DbtProject, model: str) -> dict[tuple[Any, ...], Any]:
+    """Each session (every column but the mark): its change mark."""
+    rows = lab.sql(
+        "select user_id, session_id, session_start, session_end, event_count, "
+        "to_json(event_ids), spark_query_catalog_loaded_at, session_date, "
+        f"spark_query_catalog_changed_at from {lab.table(model)}"
+    )
+    return {tuple(r[:-1]): r[-1] for r in rows}
+
+
+def _check_marks(before: dict[tuple[Any, ...], Any], after: dict[tuple[Any, ...], Any],
+                 batch: int) -> None:  # fmt: skip
+    """A session a run left as it was keeps its mark; every other one (new,
+    grown, merged) carries the run's, its batch's loaded_at."""
+    for session, mark in after.items():
+        assert mark == before.get(session, batch), (session, before.get(session), mark)
+
+
+def _daily(lab: DbtProject) -> Counter[tuple[Any, ...]]:
+    return Counter(tuple(r) for r in lab.sql(f"select * from {lab.table(DOWNSTREAM)}"))
+
+
+def _daily_expected(lab: DbtProject) -> Counter[tuple[Any, ...]]:
+    """sessions_daily, computed in Python from every row of `sessions_fixed`."""
+    groups: dict[tuple[Any, ...], list[tuple[int, Any]]] = {}
+    rows = lab.sql(
+        "select user_id, event_count, spark_query_catalog_changed_at, session_date"
+        f" from {lab.table('sessions_fixed')}"
+    )
+    for user, events, mark, day in rows:
+        groups.setdefault((user, day), []).append((events, mark))
+    return Counter(
+        (user, len(values), sum(v[0] for v in values), max(v[1] for v in values), day)
+        for (user, day), values in groups.items()
+    )
 
 
 def _expected(rows: list[tuple[Any, ...]], per_row: bool) -> Counter[tuple[Any, ...]]:
@@ -144,19 +204,27 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     def check(rows: list[tuple[Any, ...]], data: st.DataObject) -> None:
         _reset(lab)
         batches = _batches(data, rows, batches_per_example)
-        for batch in batches:
+        for number, batch in enumerate(batches, start=1):
+            before = {model: _marks(lab, model) for model in MODELS} if number > 1 else {}
             _load(lab, batch)
             # Joins with and without broadcasting the new events and touched sessions.
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
             run_with_broadcast_rows(lab, broadcast_rows)
             loads.extend([len(batch)] * len(MODELS))
+            for model in MODELS:
+                _check_marks(before.get(model, {}), _marks(lab, model), number)
+            assert _daily(lab) == _daily_expected(lab)
         incremental = {model: _sessions(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
         for model in MODELS:
             assert _without_ids(incremental[model]) == _expected(events, model.endswith("row"))
+        marks = {model: _marks(lab, model) for model in MODELS}
+        daily = _daily(lab)
         lab.invoke("run", "--full-refresh")
         for model in MODELS:
             assert _sessions(lab, model) == incremental[model]
+            assert _marks(lab, model) == marks[model]
+        assert _daily(lab) == daily
 
     check()
     assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
@@ -264,6 +332,10 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
         ("keys=[]", "argument `keys` must be a column name or a non-empty list"),
         ("broadcast_rows=-1", "argument `broadcast_rows` must be a whole number of rows"),
         ("broadcast_rows='many'", "argument `broadcast_rows` must be a whole number of rows"),
+        (
+            "aggregates={'spark_query_catalog_changed_at': 'max(loaded_at)'}",
+            "argument `aggregates` must be aliases that do not start with spark_query_catalog_",
+        ),
     ],
 )
 def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:
@@ -330,10 +402,10 @@ def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None
         assert (
             "spark_query_catalog.incremental_sessions: "
             f"{lab.table(model)} has the columns user_id, session_id, session_start, "
-            "session_end, event_count, event_ids, spark_query_catalog_loaded_at, where the "
-            "model's keys and aggregates give user_id, session_id, session_start, "
-            "session_end, event_count, event_ids, first_event, spark_query_catalog_loaded_at"
-            in message
+            "session_end, event_count, event_ids, spark_query_catalog_loaded_at, "
+            "spark_query_catalog_changed_at, where the model's keys and aggregates give "
+            "user_id, session_id, session_start, session_end, event_count, event_ids, "
+            "first_event, spark_query_catalog_loaded_at, spark_query_catalog_changed_at" in message
         ), message
         assert "Rebuild it with --full-refresh." in message
         assert _sessions(lab, model) == before
@@ -342,3 +414,25 @@ def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None
         assert [tuple(r) for r in rows] == [(1, 2)]
     finally:
         path.write_text(original)
+
+
+def test_a_day_a_merge_empties_is_dropped_downstream(lab: DbtProject) -> None:
+    """A late event merges a's session of 00:00:05 into the one of 23:59:50
+    the day before: the upstream loses its second day, and the daily model
+    downstream drops it too (its pre-hook), where insert_overwrite alone
+    would keep the day's old row."""
+    first = [
+        (1, "a", BASE + timedelta(seconds=50), "10 seconds", 1),
+        (2, "a", BASE + timedelta(seconds=65), "10 seconds", 1),
+    ]
+    second = [(3, "a", BASE + timedelta(seconds=58), "10 seconds", 2)]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", f"sessions_fixed {DOWNSTREAM}")
+    day = BASE.date()
+    assert _daily(lab) == Counter({
+        ("a", 1, 1, 1, day): 1, ("a", 1, 1, 1, day + timedelta(days=1)): 1,
+    })  # fmt: skip
+    _load(lab, second)
+    lab.invoke("run", "--select", f"sessions_fixed {DOWNSTREAM}")
+    assert _daily(lab) == Counter({("a", 1, 3, 2, day): 1})

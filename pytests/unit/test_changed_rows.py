@@ -1,6 +1,7 @@
-"""changed_rows: what a model downstream of an incremental_windows table
-reads, run by run, and its compile errors (the rows it reads, on Spark:
-pytests/incremental_windows and the consumer project)."""
+"""changed_rows and drop_emptied_partitions: what a model downstream of an
+incremental_windows or incremental_sessions table reads, run by run, and
+their compile errors (the rows it reads, on Spark: pytests/incremental_windows,
+pytests/incremental_sessions and the consumer project)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,8 @@ def test_a_timestamp_mark_is_read_back_exactly() -> None:
     ("relation", "groups", "own", "words"),
     [
         ("card_features", None, OWN_COLUMNS,
-         "argument `relation` must be a Relation (ref() of a model built by incremental_windows)."
+         "argument `relation` must be a Relation (ref() of a model built by incremental_windows or"
+         " incremental_sessions)."
          " Got: 'card_features'"),
         (UPSTREAM, ["card"], OWN_COLUMNS,
          "argument `groups` must be columns of analytics.card_features (card_id, amount_7d,"
@@ -89,7 +91,7 @@ def test_a_timestamp_mark_is_read_back_exactly() -> None:
         (UPSTREAM, 3, OWN_COLUMNS, "argument `groups` must be"),
         (Relation("plain", "analytics"), None, OWN_COLUMNS,
          "analytics.plain has no column spark_query_catalog_changed_at: changed_rows reads tables"
-         " built by incremental_windows"),
+         " built by incremental_windows or incremental_sessions"),
         (UPSTREAM, None, [("card_id", "string")],
          "analytics.card_daily has no column spark_query_catalog_changed_at: a model that reads"
          " changed rows keeps the marks it has read"),
@@ -109,5 +111,110 @@ def test_bad_input_is_a_clear_compile_error(
     )
     message = library.error("changed_rows", relation, groups=groups)
     assert message.startswith("spark_query_catalog.changed_rows: "), message
+    assert words in message, message
+    assert library.queries == []
+
+
+SESSIONS = Relation("sessions", "analytics")
+SESSION_COLUMNS = [
+    ("user_id", "string"), ("session_id", "string"), ("session_start", "timestamp"),
+    ("session_end", "timestamp"), ("spark_query_catalog_loaded_at", "int"),
+    ("spark_query_catalog_changed_at", "int"), ("session_date", "date"),
+]  # fmt: skip
+DAILY = Relation("user_daily", "analytics")
+
+
+def _sessions_library(answers: list[tuple[str, list[tuple[str, ...]]]] | None = None) -> Library:
+    return Library(
+        columns={"analytics.sessions": SESSION_COLUMNS, "analytics.user_daily": OWN_COLUMNS},
+        this=DAILY,
+        incremental=True,
+        model_config={"partition_by": "session_date"},
+        answers=answers if answers is not None else [("select cast(", [("7",)])],
+    )
+
+
+def test_a_session_counts_in_every_day_it_spans(lints_clean: Callable[[str], None]) -> None:
+    """A session that a late event merged into an earlier one is gone from
+    its day, which lies in the merged session's span: the changed groups
+    are every day of each changed session's span."""
+    sql = _sessions_library().call("changed_rows", SESSIONS, groups="session_date")
+    lints_clean(sql)
+    assert sql == (
+        "with changed_groups as (\n    select distinct\n"
+        "        explode(\n            sequence(session_date, to_date(session_end))\n"
+        "        ) as session_date\n    from analytics.sessions\n"
+        "    where spark_query_catalog_changed_at > 7\n)\n\n"
+        "select /*+ broadcast(changed_groups) */ upstream_rows.*\n"
+        "from analytics.sessions as upstream_rows\nleft semi join changed_groups\n"
+        "    on\n        upstream_rows.session_date = changed_groups.session_date"
+    )
+
+
+def test_session_keys_and_days_are_groups_too(lints_clean: Callable[[str], None]) -> None:
+    sql = _sessions_library().call("changed_rows", SESSIONS, groups=["user_id", "session_date"])
+    lints_clean(sql)
+    assert (
+        "        user_id,\n        explode(\n"
+        "            sequence(session_date, to_date(session_end))\n        ) as session_date\n"
+    ) in sql
+    assert "/*+" not in sql
+    assert "upstream_rows.session_date <=> changed_groups.session_date" in sql
+
+
+def _partitions(*days: str) -> list[tuple[str, ...]]:
+    return [(f"session_date={day}",) for day in days]
+
+
+def test_days_the_upstream_no_longer_has_are_dropped() -> None:
+    library = _sessions_library(answers=[
+        ("show partitions analytics.sessions", _partitions("2024-01-01", "2024-01-03")),
+        ("show partitions analytics.user_daily",
+         _partitions("2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04")),
+    ])  # fmt: skip
+    sql = library.call("drop_emptied_partitions", SESSIONS)
+    assert sql == (
+        "alter table analytics.user_daily drop if exists\n"
+        "    partition (session_date = date '2024-01-02'),\n"
+        "    partition (session_date = date '2024-01-04')"
+    )
+
+
+def test_no_emptied_day_or_no_incremental_run_drops_nothing() -> None:
+    library = _sessions_library(answers=[
+        ("show partitions analytics.sessions", _partitions("2024-01-01", "2024-01-02")),
+        ("show partitions analytics.user_daily", _partitions("2024-01-01")),
+    ])  # fmt: skip
+    assert library.call("drop_emptied_partitions", SESSIONS) == ""
+    first_run = Library(columns={"analytics.sessions": SESSION_COLUMNS}, this=DAILY)
+    assert first_run.call("drop_emptied_partitions", SESSIONS) == ""
+    assert first_run.queries == []
+
+
+@pytest.mark.parametrize(
+    ("relation", "partition_by", "words"),
+    [
+        ("sessions", "session_date",
+         "argument `relation` must be a Relation (ref() of a model built by incremental_sessions or"
+         " incremental_windows). Got: 'sessions'"),
+        (Relation("plain", "analytics"), "session_date",
+         "argument `relation` must be a table built by incremental_sessions or incremental_windows."
+         " Got: "),
+        (SESSIONS, None,
+         "analytics.user_daily is partitioned by nothing: the hook drops the partitions of days the"
+         " upstream analytics.sessions no longer has, so the model is partitioned like it, by"
+         " session_date (partition_by='session_date')."),
+        (SESSIONS, ["user_id", "session_date"], "is partitioned by user_id, session_date: "),
+    ],
+)  # fmt: skip
+def test_drop_emptied_partitions_errors(relation: object, partition_by: object, words: str) -> None:
+    library = Library(
+        columns={"analytics.sessions": SESSION_COLUMNS, "analytics.plain": [("day", "date")]},
+        this=DAILY,
+        incremental=True,
+        model_config={"partition_by": partition_by},
+    )
+    message = library.error("drop_emptied_partitions", relation)
+    assert message.startswith("spark_query_catalog.drop_emptied_partitions: "), message
     assert words in message, message
     assert library.queries == []

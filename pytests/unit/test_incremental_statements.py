@@ -26,7 +26,7 @@ TABLE = {
     "relation": Relation("sessions", "analytics"),
     "data_columns": [
         "user_id", "session_id", "session_start", "session_end", "event_count",
-        "spark_query_catalog_loaded_at",
+        "spark_query_catalog_loaded_at", "spark_query_catalog_changed_at",
     ],
 }  # fmt: skip
 # A run after loaded_at 41: new events from 00:10 reaching 01:00 on 2024-01-02,
@@ -137,6 +137,7 @@ def test_the_full_refresh_is_one_create_table_as_select() -> None:
             max(event_at) + interval 30 minutes as session_end,
             count(*) as event_count,
             max(spark_query_catalog_loaded_at) as spark_query_catalog_loaded_at,
+            max(spark_query_catalog_loaded_at) as spark_query_catalog_changed_at,
             to_date(min(event_at)) as session_date
         from sessionize_numbers
         group by user_id, sessionize_number
@@ -259,6 +260,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             stored_sessions.session_end,
             stored_sessions.event_count,
             stored_sessions.spark_query_catalog_loaded_at,
+            stored_sessions.spark_query_catalog_changed_at,
             stored_sessions.session_date,
             false as spark_query_catalog_marker
         from analytics.sessions as stored_sessions
@@ -273,6 +275,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             max(event_at) + interval 30 minutes as session_end,
             count(*) as event_count,
             max(spark_query_catalog_loaded_at) as spark_query_catalog_loaded_at,
+            max(spark_query_catalog_loaded_at) as spark_query_catalog_changed_at,
             to_date(min(event_at)) as session_date,
             false as spark_query_catalog_marker
         from sessionize_numbers
@@ -285,6 +288,7 @@ def test_the_pending_table_holds_the_new_content_of_the_touched_days() -> None:
             null as session_end,
             null as event_count,
             null as spark_query_catalog_loaded_at,
+            null as spark_query_catalog_changed_at,
             session_date,
             true as spark_query_catalog_marker
         from values date '2024-01-01', date '2024-01-02' as touched_dates (session_date)
@@ -341,9 +345,15 @@ def test_a_table_whose_columns_no_longer_match_the_config_needs_a_full_refresh()
     assert message == (
         "spark_query_catalog.incremental_sessions: analytics.sessions has the columns user_id, "
         "session_id, session_start, session_end, event_count, spark_query_catalog_loaded_at, "
-        "where the model's keys and aggregates give user_id, session_id, "
-        "session_start, session_end, event_count, first_page, spark_query_catalog_loaded_at: "
-        "they changed since the table was built. Rebuild it with --full-refresh."
+        "spark_query_catalog_changed_at, where the model's keys and aggregates give user_id, "
+        "session_id, session_start, session_end, event_count, first_page, "
+        "spark_query_catalog_loaded_at, spark_query_catalog_changed_at: they changed since the "
+        "table was built. Rebuild it with --full-refresh."
     )
     _, same = _settings()
     assert library.call("_sqc_check_session_columns", TABLE, same) in (None, "")
+    # A table built before the change marks (0.11) asks for the same.
+    unmarked = {**TABLE, "data_columns": TABLE["data_columns"][:-1]}
+    assert "Rebuild it with --full-refresh." in library.error(
+        "_sqc_check_session_columns", unmarked, same
+    )

@@ -50,9 +50,20 @@
         parse to the next: the aggregate columns follow their aliases' order. -#}
     {%- set all_aggregates = {} -%}
     {%- for alias, expression in aggregates | dictsort -%}
+        {%- if (alias | string | lower).startswith("spark_query_catalog_") -%}
+            {{- spark_query_catalog._sqc_fail(name, "aggregates", "aliases that do not start with"
+                ~ " spark_query_catalog_ (the table's own columns)", alias) -}}
+        {%- endif -%}
         {%- do all_aggregates.update({alias: expression}) -%}
     {%- endfor -%}
-    {%- do all_aggregates.update({"spark_query_catalog_loaded_at": "max(spark_query_catalog_loaded_at)"}) -%}
+    {#- A session changes only when an event joins it (events are only
+        added), so the latest load of its events is also when it last
+        changed: the mark changed_rows reads, under the name incremental_windows
+        gives it. -#}
+    {%- do all_aggregates.update({
+        "spark_query_catalog_loaded_at": "max(spark_query_catalog_loaded_at)",
+        "spark_query_catalog_changed_at": "max(spark_query_catalog_loaded_at)"
+    }) -%}
     {%- do settings.update({"all_aggregates": all_aggregates}) -%}
     {%- set fixed_gap = spark_query_catalog._sqc_duration(settings.gap, name) -%}
     {%- set reach = settings.timestamp_column ~ " + " ~ (
