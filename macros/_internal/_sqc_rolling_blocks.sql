@@ -92,15 +92,15 @@
     {%- set start_block = spark_query_catalog._sqc_shifted("rolling_block", lo, row_window) -%}
     {%- set branches = [] -%}
     {%- if lo > 0 -%}
-        {%- do branches.append("when rolling_row + " ~ lo ~ " > " ~ spark_query_catalog._sqc_indented(rows, 4) ~ "\n    then null") -%}
+        {%- do branches.append("when\n    rolling_row + " ~ lo ~ " > " ~ spark_query_catalog._sqc_indented(rows, 4) ~ "\n    then null") -%}
     {%- endif -%}
-    {%- do branches.append("when rolling_row + " ~ hi ~ " <= " ~ spark_query_catalog._sqc_indented(rows, 4)
+    {%- do branches.append("when\n    rolling_row + " ~ hi ~ " <= " ~ spark_query_catalog._sqc_indented(rows, 4)
         ~ "\n    then " ~ spark_query_catalog._sqc_indented(within, 4)) -%}
     {%- if lo < 0 -%}
         {%- do branches.append("when rolling_row - " ~ (0 - lo) ~ " < 1\n    then " ~ spark_query_catalog._sqc_indented(everything, 4)) -%}
     {%- endif -%}
-    {%- do branches.append("else " ~ best ~ "(\n    " ~ spark_query_catalog._sqc_indented(at_start, 4) ~ ",\n    case\n        when "
-        ~ spark_query_catalog._sqc_indented(start_block, 8) ~ "\n        < " ~ spark_query_catalog._sqc_indented(last_block, 8)
+    {%- do branches.append("else " ~ best ~ "(\n    " ~ spark_query_catalog._sqc_indented(at_start, 4) ~ ",\n    case\n        when\n            "
+        ~ spark_query_catalog._sqc_indented(start_block, 12) ~ " < " ~ spark_query_catalog._sqc_indented(last_block, 12)
         ~ "\n            then " ~ spark_query_catalog._sqc_indented(last_running, 12) ~ "\n    end\n)") -%}
     {{- return(spark_query_catalog._sqc_indented("case\n    " ~ spark_query_catalog._sqc_indented(branches | join("\n"), 4) ~ "\nend", 4)) -}}
 {% endmacro %}

@@ -1,14 +1,20 @@
 {#-
     changed_rows(relation, groups=none)
 
-    A full `select` of the rows of an incremental_windows table that changed
-    since the calling model last ran: for a model downstream of a feature
-    table, so that its incremental run reads only what a late event changed.
+    A full `select` of the rows of an incremental_windows or
+    incremental_sessions table that changed since the calling model last
+    ran: for a model downstream of a feature or sessions table, so that its
+    incremental run reads only what a late event changed.
 
     Every row of an incremental_windows table carries
     spark_query_catalog_changed_at: the watermark (the latest loaded_at) of
     the run that last changed its values. A run that rewrites a row without
-    changing its values keeps its mark. The calling model keeps the marks it
+    changing its values keeps its mark. A session's mark is the latest load
+    of its events (it changes only when an event joins it). A session merged
+    into another is gone, with no row to mark: it lay within the merged
+    session, so over sessions a group session_date is every day a changed
+    session spans (drop_emptied_partitions drops the days left with no
+    session downstream). The calling model keeps the marks it
     has read in a column of the same name (a per-row model selects it; an
     aggregating one selects max(spark_query_catalog_changed_at) per group),
     so that "since my last run" is the largest mark in `{{ this }}`.
@@ -61,6 +67,15 @@
             {{- spark_query_catalog._sqc_fail(macro_name, "groups", "columns of " ~ relation ~ " ("
                 ~ columns | map(attribute="name") | join(", ") ~ ")", name) -}}
         {%- endfor -%}
+        {#- A run of the upstream that died while overwriting its partitions
+            leaves some rewritten (with its marks) and some not: reading
+            those, this model would go past marks that the repair then
+            writes. -#}
+        {%- set pending = relation.identifier ~ "__spark_query_catalog_pending" -%}
+        {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=pending) -%}
+            {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has an unfinished run (its table "
+                ~ pending ~ " is there): run " ~ relation.identifier ~ " first, which finishes it, then this model.") -}}
+        {%- endif -%}
     {%- endif -%}
     {%- set since = spark_query_catalog._sqc_changed_since(macro_name, mark) -%}
     {%- if since is none -%}

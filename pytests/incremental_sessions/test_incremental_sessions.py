@@ -409,6 +409,9 @@ def test_changed_keys_or_aggregates_need_a_full_refresh(lab: DbtProject) -> None
         ), message
         assert "Rebuild it with --full-refresh." in message
         assert _sessions(lab, model) == before
+        # Checked before the run created anything, its events view included.
+        views = {r.tableName for r in lab.sql(f"show tables in {lab.schema}") if r.isTemporary}
+        assert not [name for name in views if name.startswith("spark_query_catalog_")], views
         lab.invoke("run", "--select", model, "--full-refresh")
         rows = lab.sql(f"select first_event, event_count from {lab.table(model)}")
         assert [tuple(r) for r in rows] == [(1, 2)]

@@ -321,6 +321,9 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert "stopped after" in "\n".join(lab.errors)
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__spark_query_catalog_pending" in tables
+    # A model downstream refuses to read the table halfway.
+    lab.invoke("run", "--select", DOWNSTREAM, expect_success=False)
+    assert f"{lab.table(model)} has an unfinished run" in "\n".join(lab.errors)
     # The run's own tables are left too, and the table says a run started.
     run_events = f"{model}__spark_query_catalog_run_events"
     assert run_events in tables
@@ -336,6 +339,8 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     repaired = _table(lab, model)
     assert _windows_only(repaired, model) == _expected(first + second, model)
     assert _run_property(lab, model) == "finished"
+    lab.invoke("run", "--select", DOWNSTREAM)
+    assert _daily(lab) == _daily_expected(lab)
     # A run after a finished one writes its tables straight away.
     _load(lab, [(7, "b", BASE + timedelta(days=2), 5, 3)])
     lab.invoke("run", "--select", model)

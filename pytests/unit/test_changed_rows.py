@@ -95,6 +95,10 @@ def test_a_timestamp_mark_is_read_back_exactly() -> None:
         (UPSTREAM, None, [("card_id", "string")],
          "analytics.card_daily has no column spark_query_catalog_changed_at: a model that reads"
          " changed rows keeps the marks it has read"),
+        (Relation("unfinished", "analytics"), None, OWN_COLUMNS,
+         "analytics.unfinished has an unfinished run (its table"
+         " unfinished__spark_query_catalog_pending is there): run unfinished first, which"
+         " finishes it, then this model."),
     ],
 )  # fmt: skip
 def test_bad_input_is_a_clear_compile_error(
@@ -104,6 +108,8 @@ def test_bad_input_is_a_clear_compile_error(
         columns={
             "analytics.card_features": UPSTREAM_COLUMNS,
             "analytics.plain": [("card_id", "string")],
+            "analytics.unfinished": UPSTREAM_COLUMNS,
+            "analytics.unfinished__spark_query_catalog_pending": UPSTREAM_COLUMNS,
             "analytics.card_daily": own,
         },
         this=THIS,

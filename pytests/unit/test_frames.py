@@ -375,3 +375,20 @@ def test_a_microbatch_halo_is_not_taken_over_groups() -> None:
     )  # fmt: skip
     message = library.error("_sqc_batch_halo", _CutRelation(), window, "rolling_select")
     assert "it needs frame='range' with order_by='event_at'" in message, message
+
+
+@pytest.mark.parametrize(
+    ("preceding", "following"), [(300, 200), (-5, 500), (1000, 0), (300, -100)]
+)
+def test_block_extremes_read_as_written_by_hand(
+    library: Library, lints_clean: Callable[[str], None], preceding: int, following: int
+) -> None:
+    """min and max over a wide ROWS frame take the block form, whichever side
+    of the current row the frame ends: a multi-line WHEN condition starts on
+    a line of its own."""
+    sql = library.render(
+        "{{ rolling_select('pytest.keys', {'hi': 'max(units)', 'lo': 'min(amount)'}, 'id', "
+        f"partition_by='label', preceding={preceding}, following={following}) }}}}"
+    )
+    assert "rolling_block" in sql
+    lints_clean(sql)

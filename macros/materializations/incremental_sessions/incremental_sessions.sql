@@ -31,11 +31,17 @@
 
     {{ run_hooks(pre_hooks) }}
 
+    {#- Everything is checked before the run creates anything. -#}
+    {%- set full_refresh = existing is none or should_full_refresh() or not existing.is_table -%}
+    {%- set table = none if full_refresh else spark_query_catalog._sqc_session_table(target_relation) -%}
+    {%- if table is not none -%}
+        {%- do spark_query_catalog._sqc_check_session_columns(table, settings) -%}
+    {%- endif -%}
     {#- The model's SQL, the events, as a view that every statement names. -#}
     {%- set events_view = spark_query_catalog._sqc_events_view_name(target_relation) -%}
     {%- do run_query(spark_query_catalog._sqc_create_events_view_sql(events_view, sql)) -%}
 
-    {%- if existing is none or should_full_refresh() or not existing.is_table -%}
+    {%- if full_refresh -%}
         {%- if pending_existing is not none -%}
             {%- do adapter.drop_relation(pending) -%}
         {%- endif -%}
@@ -47,8 +53,6 @@
             {{ spark_query_catalog._sqc_create_sessions_table_sql(target_relation, settings, events_view) }}
         {%- endcall -%}
     {%- else -%}
-        {%- set table = spark_query_catalog._sqc_session_table(target_relation) -%}
-        {%- do spark_query_catalog._sqc_check_session_columns(table, settings) -%}
         {#- A run that died after writing its pending table: finish it first. -#}
         {%- if pending_existing is not none -%}
             {%- do spark_query_catalog._sqc_apply_pending(table, pending) -%}
