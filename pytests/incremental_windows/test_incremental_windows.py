@@ -261,15 +261,15 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
     def check(rows: list[tuple[Any, ...]], data: st.DataObject) -> None:
         _reset(lab)
         batches = _batches(data, rows, batches_per_example)
+        marks: dict[str, dict[tuple[Any, ...], Any]] = {model: {} for model in MODELS}
         for number, batch in enumerate(batches, start=1):
-            before = {model: _marks(lab, model) for model in MODELS} if number > 1 else None
             _load(lab, batch)
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
             run_with_broadcast_rows(lab, broadcast_rows)
             loads.extend([len(batch)] * len(MODELS))
-            if before is not None:
-                for model in MODELS:
-                    _check_marks(before[model], _marks(lab, model), number)
+            before, marks = marks, {model: _marks(lab, model) for model in MODELS}
+            for model in MODELS:
+                _check_marks(before[model], marks[model], number)
             assert _daily(lab) == _daily_expected(lab)
         incremental = {model: _table(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
