@@ -55,10 +55,10 @@ test-fast: $(STAMP) ## the tier with no JVM, but for its sqlfluff of whole state
 # start on 127.0.0.1 and stop, what a server changes: a Spark Thrift server
 # (port 10011), a standalone cluster behind one (10012), Spark Connect (15012).
 test-session: $(STAMP) ## every test on the embedded session
-	$(BIN)/pytest --target session --ignore pytests/unit
+	$(BIN)/pytest --target session --ignore pytests/unit --durations=12
 
 test-thrift: $(STAMP) ## on a Thrift server: catalog and comparison, seeds, faults, threads, incremental
-	$(BIN)/pytest --target thrift -m server
+	$(BIN)/pytest --target thrift -m server --durations=8
 
 test-cluster: $(STAMP) ## on a standalone cluster: the catalog's sample and comparison, tasks on the Workers
 	$(BIN)/pytest --target cluster pytests/catalog pytests/servers/test_servers.py
