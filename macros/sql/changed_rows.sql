@@ -71,7 +71,7 @@
             leaves some rewritten (with its marks) and some not: reading
             those, this model would go past marks that the repair then
             writes. -#}
-        {%- set pending = relation.identifier ~ "__spark_query_catalog_pending" -%}
+        {%- set pending = spark_query_catalog._sqc_pending_relation(relation).identifier -%}
         {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=pending) -%}
             {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has an unfinished run (its table "
                 ~ pending ~ " is there): run " ~ relation.identifier ~ " first, which finishes it, then this model.") -}}
@@ -87,12 +87,12 @@
     {#- A late event can merge two sessions: the later one's row disappears.
         Its day lies between the merged session's start and end dates, so a
         session's group by day is every day of its span. -#}
-    {%- set sessions = "session_end" in names and "session_date" in names -%}
-    {%- set partition_column = "session_date" if sessions else "spark_query_catalog_date" -%}
+    {%- set partition_column = spark_query_catalog._sqc_marked_day_column(names) -%}
     {%- set selected = [] -%}
     {%- for name in group_names -%}
         {%- do selected.append("explode(\n            sequence(session_date, to_date(session_end))\n        ) as session_date"
-            if sessions and spark_query_catalog._sqc_unquote(name) | lower == "session_date" else name) -%}
+            if partition_column == "session_date" and spark_query_catalog._sqc_unquote(name) | lower == "session_date"
+            else name) -%}
     {%- endfor -%}
     {#- The days (the table's partitions, never NULL) are few: broadcast, and
         joined by `=`, so that Spark reads only their partitions (dynamic
@@ -122,6 +122,15 @@ left semi join changed_groups
         {{ match | join("\n        and ") }}
     {%- endset -%}
     {{- return(query) -}}
+{% endmacro %}
+
+
+{#- The day column, the partitions, of a marked table with the columns
+    `names` (lower case): session_date for a sessions table, else
+    spark_query_catalog_date (a feature table's). -#}
+{% macro _sqc_marked_day_column(names) %}
+    {{- return("session_date" if "session_date" in names and "session_end" in names
+        else "spark_query_catalog_date") -}}
 {% endmacro %}
 
 

@@ -43,9 +43,8 @@
     {%- endif -%}
     {%- set upstream = spark_query_catalog._sqc_describable(relation) -%}
     {%- set names = (spark_query_catalog._sqc_columns(upstream) or []) | map(attribute="name") | map("lower") | list -%}
-    {%- set column = "session_date" if "session_date" in names and "session_end" in names
-        else "spark_query_catalog_date" if "spark_query_catalog_date" in names else none -%}
-    {%- if column is none or "spark_query_catalog_changed_at" not in names -%}
+    {%- set column = spark_query_catalog._sqc_marked_day_column(names) -%}
+    {%- if column not in names or "spark_query_catalog_changed_at" not in names -%}
         {{- spark_query_catalog._sqc_fail(macro_name, "relation",
             "a table built by incremental_sessions or incremental_windows", relation) -}}
     {%- endif -%}
@@ -63,8 +62,11 @@
         {%- do kept.append(row[0].split("=", 1)[1]) -%}
     {%- endfor -%}
     {%- set emptied = [] -%}
-    {%- for row in run_query("show partitions " ~ this).rows if row[0].split("=", 1)[1] not in kept -%}
-        {%- do emptied.append("partition (" ~ column ~ " = date '" ~ row[0].split("=", 1)[1] ~ "')") -%}
+    {%- for row in run_query("show partitions " ~ this).rows -%}
+        {%- set day = row[0].split("=", 1)[1] -%}
+        {%- if day not in kept -%}
+            {%- do emptied.append("partition (" ~ column ~ " = date '" ~ day ~ "')") -%}
+        {%- endif -%}
     {%- endfor -%}
     {%- if not emptied -%}
         {{- return("") -}}

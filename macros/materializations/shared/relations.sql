@@ -20,13 +20,19 @@
 {#- The model's table and its pending table (incremental_sessions and
     incremental_windows), and what of each exists. -#}
 {% macro _sqc_incremental_relations() %}
-    {%- set pending = this.incorporate(path={"identifier": this.identifier ~ "__spark_query_catalog_pending"}, type="table") -%}
+    {%- set pending = spark_query_catalog._sqc_pending_relation(this) -%}
     {{- return({
         "target": this.incorporate(type="table"),
         "pending": pending,
         "existing": adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier),
         "pending_existing": adapter.get_relation(database=this.database, schema=this.schema, identifier=pending.identifier)
     }) -}}
+{% endmacro %}
+
+
+{#- The write-ahead table of a run of `relation` (shared/apply.sql). -#}
+{% macro _sqc_pending_relation(relation) %}
+    {{- return(relation.incorporate(path={"identifier": relation.identifier ~ "__spark_query_catalog_pending"}, type="table")) -}}
 {% endmacro %}
 
 
