@@ -67,15 +67,7 @@
             {{- spark_query_catalog._sqc_fail(macro_name, "groups", "columns of " ~ relation ~ " ("
                 ~ columns | map(attribute="name") | join(", ") ~ ")", name) -}}
         {%- endfor -%}
-        {#- A run of the upstream that died while overwriting its partitions
-            leaves some rewritten (with its marks) and some not: reading
-            those, this model would go past marks that the repair then
-            writes. -#}
-        {%- set pending = spark_query_catalog._sqc_pending_relation(relation).identifier -%}
-        {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=pending) -%}
-            {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has an unfinished run (its table "
-                ~ pending ~ " is there): run " ~ relation.identifier ~ " first, which finishes it, then this model.") -}}
-        {%- endif -%}
+        {%- do spark_query_catalog._sqc_check_finished(macro_name, relation) -%}
     {%- endif -%}
     {%- set since = spark_query_catalog._sqc_changed_since(macro_name, mark) -%}
     {%- if since is none -%}

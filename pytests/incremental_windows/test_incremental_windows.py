@@ -106,6 +106,38 @@ from (
 ) as features
 group by card, spark_query_catalog_date
 """
+# A feature table over `features`' rows (a chain): a row whose values a late
+# event changed is a newer version of its event, read by its mark, and
+# replaces the stored one (copies='last').
+CHAINED = "features_chained"
+CHAINED_WINDOWS = {
+    "amount_10s_sum_2": {"expression": "sum(amount_10s)", "frame": "rows", "preceding": 2},
+    "amount_max_3_5s": {"expression": "max(amount_max_3)", "frame": "range",
+                        "preceding": "5 seconds"},
+}  # fmt: skip
+CHAINED_REFERENCE = {
+    "amount_10s_sum_2": ("sum", "rows", -2, 0),
+    "amount_max_3_5s": ("max", "range", -timedelta(seconds=5), timedelta(0)),
+}
+CHAINED_SQL = f"""{{{{ config(
+    materialized='incremental_windows',
+    keys='card',
+    order_by='event_at',
+    windows={CHAINED_WINDOWS},
+    event_key='event_id',
+    loaded_at='features_changed_at',
+    copies='last',
+    {BROADCAST_ROWS_CONFIG}
+) }}}}
+select
+    event_id,
+    card,
+    event_at,
+    amount_10s,
+    amount_max_3,
+    spark_query_catalog_changed_at as features_changed_at
+from {{{{ ref('features') }}}}
+"""
 # Batch loads in all (each dbt run loads a batch into both models), per target.
 SPLITS = {"session": 24, "thrift": 12}
 
@@ -122,6 +154,7 @@ def _model_sql(model: str) -> str:
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
     models = {name: _model_sql(name) for name in MODELS}
     models[DOWNSTREAM] = DOWNSTREAM_SQL
+    models[CHAINED] = CHAINED_SQL
     yield from lab_project(
         tmp_path_factory.mktemp("windows_lab"), models, target, "pytest_windows_lab"
     )
@@ -142,7 +175,7 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM])
+    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM, CHAINED])
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
@@ -229,6 +262,52 @@ def _daily_expected(lab: DbtProject) -> Counter[tuple[Any, ...]]:
     )  # fmt: skip
 
 
+def _chained(lab: DbtProject) -> dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]:
+    """Each row of the chained table by event (event_id, card, event_at): its
+    window values and its change mark."""
+    rows = lab.sql(
+        f"select event_id, card, event_at, {', '.join(sorted(CHAINED_WINDOWS))},"
+        f" spark_query_catalog_changed_at from {lab.table(CHAINED)}"
+    )
+    return {tuple(r[:3]): (tuple(r[3:-1]), r[-1]) for r in rows}
+
+
+def _chained_expected(lab: DbtProject) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """The chained windows, computed in Python over `features`' rows as they
+    are now."""
+    rows = lab.sql(
+        f"select event_id, card, event_at, amount_10s, amount_max_3 from {lab.table('features')}"
+    )
+    unique = sorted((tuple(r) for r in rows), key=lambda row: (row[2], row[0]))
+    values = {}
+    for alias, column in [("amount_10s_sum_2", 3), ("amount_max_3_5s", 4)]:
+        aggregate, frame, start, end = CHAINED_REFERENCE[alias]
+        frame_rows = []
+        for i, (event_id, card, at, *_) in enumerate(unique):
+            order = at if frame == "range" else (at, event_id)
+            frame_rows.append(reference.FrameRow(i, card, order, unique[i][column]))
+        values[alias] = reference.frame_aggregate(frame_rows, aggregate, frame, start, end)
+    return {
+        row[:3]: tuple(values[alias][i] for alias in sorted(CHAINED_WINDOWS))
+        for i, row in enumerate(unique)
+    }
+
+
+def _check_chained_marks(
+    before: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    after: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    upstream: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    batch: int,
+) -> None:
+    """A chained row carries the run's mark where its window values changed
+    or its upstream row did (a newer version replaced it); else its own."""
+    for event, (values, mark) in after.items():
+        if event in before and before[event][0] == values and upstream[event][1] != batch:
+            assert mark == before[event][1], (event, values, before[event], mark)
+        else:
+            assert mark == batch, (event, values, before.get(event), mark)
+
+
 def _windows_only(table: Counter[tuple[Any, ...]], model: str) -> Counter[tuple[Any, ...]]:
     """event_id, card, event_at, amount and the window columns."""
     width = len(MODELS[model])
@@ -262,6 +341,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
         _reset(lab)
         batches = _batches(data, rows, batches_per_example)
         marks: dict[str, dict[tuple[Any, ...], Any]] = {model: {} for model in MODELS}
+        chained: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
         for number, batch in enumerate(batches, start=1):
             _load(lab, batch)
             broadcast_rows = data.draw(st.sampled_from([0, 200000]))
@@ -271,6 +351,9 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
             for model in MODELS:
                 _check_marks(before[model], marks[model], number)
             assert _daily(lab) == _daily_expected(lab)
+            before_chained, chained = chained, _chained(lab)
+            assert {k: v[0] for k, v in chained.items()} == _chained_expected(lab)
+            _check_chained_marks(before_chained, chained, marks["features"], number)
         incremental = {model: _table(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
         for model in MODELS:
@@ -279,6 +362,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
         lab.invoke("run", "--full-refresh")
         for model in MODELS:
             assert _table(lab, model) == incremental[model], model
+        assert {k: v[0] for k, v in _chained(lab).items()} == {k: v[0] for k, v in chained.items()}
         # The same summary (but its marks, all the latest load's now).
         assert Counter(k[:4] + k[5:] for k in _daily(lab).elements()) == Counter(
             k[:4] + k[5:] for k in daily.elements()
@@ -323,6 +407,8 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert f"{model}__spark_query_catalog_pending" in tables
     # A model downstream refuses to read the table halfway.
     lab.invoke("run", "--select", DOWNSTREAM, expect_success=False)
+    assert f"{lab.table(model)} has an unfinished run" in "\n".join(lab.errors)
+    lab.invoke("run", "--select", CHAINED, expect_success=False)
     assert f"{lab.table(model)} has an unfinished run" in "\n".join(lab.errors)
     # The run's own tables are left too, and the table says a run started.
     run_events = f"{model}__spark_query_catalog_run_events"

@@ -85,7 +85,8 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     """dbt build: every public macro on a ref, a view, a quoted source, a
     Relation without a schema, a temporary view's name, a global temporary
     view, schema- and catalog-qualified names, and an ephemeral model with
-    values given, a feature table under incremental_windows and one under
+    values given, a feature table under incremental_windows, a summary and a
+    feature table over it (a chain), and one under
     dbt's microbatch (three yearly batches whose frames reach over their
     edges), each output equal to rows worked out by hand; and none of the
     package's tables (or temporary views) in the consumer's schema."""
@@ -114,7 +115,8 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     assert tables == {
         "events", "metrics", "teams", "readings", "expected_macro_outputs", "events_view",
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
-        "user_event_features", "user_daily_features", "reading_features_by_batch",
+        "user_event_features", "user_daily_features", "user_feature_trends",
+        "reading_features_by_batch",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
     # The feature table's 2-row frame keeps its state (frame_states=true).
     columns = {

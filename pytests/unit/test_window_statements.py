@@ -87,6 +87,23 @@ def test_the_full_refresh_reads_every_distinct_event(lints_clean: Callable[[str]
     assert "from stored_reads" not in text
 
 
+@pytest.mark.parametrize("copies", ["first", "last"])
+def test_copies_keep_the_first_loaded_or_the_last(
+    copies: str, lints_clean: Callable[[str], None]
+) -> None:
+    """A stored row (source 0) comes before a new copy (1) with 'first', after
+    it with 'last'; among new copies, the first or the last loaded."""
+    for table, bounds in [(None, None), (TABLE, BOUNDS)]:
+        text = _events_sql(table, bounds, copies=copies)
+        lints_clean(text)
+        order = {
+            "first": "order by windows_source, spark_query_catalog_loaded_at\n",
+            "last": "order by windows_source desc, spark_query_catalog_loaded_at desc\n",
+        }[copies]
+        assert order in text
+        assert "max(spark_query_catalog_loaded_at) over (" in text
+
+
 @pytest.mark.parametrize("older", ["2024-02-11", "all", None])
 def test_an_incremental_run_reads_the_new_events_and_the_rows_they_change(
     older: str | None,
@@ -280,6 +297,11 @@ def test_a_frame_it_cannot_keep_is_a_clear_compile_error(windows: Any, words: st
         ({"order_by": "a.b"}, "argument `order_by` must be one column of the events"),
         ({"event_key": []}, "argument `event_key` must be a column name or a non-empty list"),
         ({"broadcast_rows": -1}, "argument `broadcast_rows` must be a whole number of rows"),
+        (
+            {"copies": "latest"},
+            "argument `copies` must be 'first' (the first loaded copy of an event is kept)"
+            " or 'last' (a newer version replaces it). Got: 'latest'",
+        ),
     ],
 )
 def test_bad_settings_are_clear_compile_errors(change: dict[str, Any], words: str) -> None:

@@ -1,7 +1,8 @@
 -- The consumer's own models that call the package's macros: a pivot over its
 -- `teams`, a RANGE frame over its `metrics`, a pivot of an ephemeral model, a
 -- feature table under incremental_windows over its `events` with a daily
--- summary that reads only what changed (changed_rows), and one in
+-- summary that reads only what changed (changed_rows) and a feature table
+-- over it (a chain), and one in
 -- yearly microbatch batches over its `readings`.
 {{ check_outputs({
     'team_points_by_country': 'select * from ' ~ ref('team_points_by_country'),
@@ -10,6 +11,8 @@
     'user_event_features': 'select event_id, amount_last_15_minutes, events_last_2 from '
         ~ ref('user_event_features'),
     'user_daily_features': 'select * from ' ~ ref('user_daily_features'),
+    'user_feature_trends': 'select event_id, amount_15_minutes_last_2 from '
+        ~ ref('user_feature_trends'),
     'reading_features_by_batch': 'select reading_id, value_last_hour, readings_around from '
         ~ ref('reading_features_by_batch')
 }) }}

@@ -15,7 +15,13 @@
                         dict's order.
       event_key         column(s) identifying an event within its keys
                         and time: copies (same keys, event_key and time)
-                        are one event, the first loaded kept
+                        are one event
+      copies            which copy of an event the table keeps: 'first'
+                        (default: the first loaded; a copy loaded again
+                        changes nothing) or 'last' (a newer version
+                        replaces it: events read from a table whose rows
+                        change, such as another incremental_windows table's
+                        marked rows)
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
                         seen are new
@@ -57,13 +63,19 @@
     {%- if not spark_query_catalog._sqc_is_whole_number(broadcast_rows) -%}
         {{- spark_query_catalog._sqc_fail(name, "broadcast_rows", "a whole number of rows, 0 or more (0: never broadcast)", broadcast_rows) -}}
     {%- endif -%}
+    {%- set copies = config.get("copies", "first") -%}
+    {%- if copies not in ["first", "last"] -%}
+        {{- spark_query_catalog._sqc_fail(name, "copies", "'first' (the first loaded copy of an event is kept)"
+            ~ " or 'last' (a newer version replaces it)", copies) -}}
+    {%- endif -%}
     {%- set event_keys = spark_query_catalog._sqc_string_list(settings.event_key, name, "event_key", allow_empty=false) -%}
     {%- do settings.update({
         "order_by": settings.order_by | trim,
         "key_columns": key_columns,
         "event_keys": event_keys,
         "broadcast_rows": broadcast_rows,
-        "frame_states": frame_states
+        "frame_states": frame_states,
+        "copies": copies
     }) -%}
     {%- do settings.update(spark_query_catalog._sqc_window_frames(settings)) -%}
     {{- return(settings) -}}

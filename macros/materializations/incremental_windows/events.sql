@@ -7,9 +7,13 @@
 {#-
     The query of the run's events view: every distinct event (a full
     refresh, `table` none), or the new events and the stored rows the run
-    reads. Copies (same keys, event_key and time) are one event: a stored
-    row before any new copy, then the first loaded; its
-    spark_query_catalog_loaded_at is the latest load of any copy.
+    reads. Copies (same keys, event_key and time) are one event: with
+    copies='first', a stored row before any new copy, then the first
+    loaded; with 'last', the last loaded new copy before the stored row.
+    Its spark_query_catalog_loaded_at is the latest load of any copy. A
+    stored row replaced by a newer copy hands on nothing it carries (its
+    window values and mark among them), so the row written in its place
+    takes the run's mark.
     The events are distributed by the keys: the copies' window and the
     frames' windows after it are all partitioned by them, so one shuffle
     serves every window (without it Spark shuffles by the copies' columns,
@@ -85,7 +89,8 @@ event_copies as (
         *,
         row_number() over (
             partition by {{ copies }}
-            order by windows_source, spark_query_catalog_loaded_at
+            order by {{ "windows_source, spark_query_catalog_loaded_at" if settings.copies == "first"
+                else "windows_source desc, spark_query_catalog_loaded_at desc" }}
         ) as windows_copy,
         max(spark_query_catalog_loaded_at) over (
             partition by {{ copies }}

@@ -50,6 +50,7 @@
     {{ run_hooks(pre_hooks) }}
 
     {#- Everything is checked before the run creates anything. -#}
+    {%- do spark_query_catalog._sqc_check_upstreams_finished("incremental_windows") -%}
     {%- set described = spark_query_catalog._sqc_window_event_columns(settings, sql) -%}
     {%- set event_columns = described | map(attribute="name") | list -%}
     {%- set settings = spark_query_catalog._sqc_window_states(settings, described, sql) -%}

@@ -30,6 +30,32 @@
 {% endmacro %}
 
 
+{#- Refuses to read `relation`, a table that keeps change marks
+    (incremental_windows or incremental_sessions), while it has an
+    unfinished run: some of its days would be rewritten, with new marks,
+    and some not, and the reader would go past marks that the repair writes
+    later. -#}
+{% macro _sqc_check_finished(macro_name, relation) %}
+    {%- set pending = spark_query_catalog._sqc_pending_relation(relation).identifier -%}
+    {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=pending) -%}
+        {{- spark_query_catalog._sqc_error(macro_name, relation ~ " has an unfinished run (its table "
+            ~ pending ~ " is there): run " ~ relation.identifier ~ " first, which finishes it, then this model.") -}}
+    {%- endif -%}
+{% endmacro %}
+
+
+{#- The same for every model of that kind the calling model refs. -#}
+{% macro _sqc_check_upstreams_finished(macro_name) %}
+    {%- for node_id in model.depends_on.nodes if node_id in graph.nodes -%}
+        {%- set node = graph.nodes[node_id] -%}
+        {%- if node.config.materialized in ["incremental_windows", "incremental_sessions"] -%}
+            {%- do spark_query_catalog._sqc_check_finished(macro_name,
+                api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias)) -%}
+        {%- endif -%}
+    {%- endfor -%}
+{% endmacro %}
+
+
 {#- The write-ahead table of a run of `relation` (shared/apply.sql). -#}
 {% macro _sqc_pending_relation(relation) %}
     {{- return(relation.incorporate(path={"identifier": relation.identifier ~ "__spark_query_catalog_pending"}, type="table")) -}}
