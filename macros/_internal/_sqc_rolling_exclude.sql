@@ -10,12 +10,10 @@
     or all outside it, so the excluded rows in the frame are the row's peer
     group taken over the same frame (`partition by` the keys and the order
     keys), as Spark's own frame has it for a NULL key too. So sum, count
-    and avg of integers and decimals are exact; floating-point sums have
-    no such difference and are a compile error.
-
-    min and max have no difference: _sqc_rolling_exclude_extremes.sql;
-    distinct counts compare two counts of the row's value:
-    _sqc_rolling_exclude_out.sql.
+    and avg of integers and decimals are exact. Floating-point sums would
+    cancel digits, and min and max have no difference: they combine the
+    frame's parts (_sqc_rolling_exclude_sided.sql, _extremes.sql);
+    distinct counts compare two counts of the row's value (_out.sql).
 -#}
 
 {#- The query: `relation_sql`'s columns and each of `items` over `window`
@@ -29,7 +27,8 @@
             ~ " 'ties')"), exclude) -}}
     {%- endif -%}
     {%- set parts = spark_query_catalog._sqc_exclude_parts(items, window, relation, exclude) -%}
-    {%- set sums = parts | rejectattr("function", "in", ["min", "max"]) | list -%}
+    {%- set sums = parts | rejectattr("function", "in", ["min", "max"]) | rejectattr("sided") | list -%}
+    {%- set sided = parts | selectattr("sided") | list -%}
     {%- set distincts = parts | selectattr("arguments") | list -%}
     {%- set extremes = parts | selectattr("function", "in", ["min", "max"]) | list -%}
     {%- set rows_frame = window.frame_kind == "rows" -%}
@@ -63,7 +62,7 @@
     {%- endfor -%}
     {#- A side that is Spark's frame is a column beside the peers' (below);
         one with a linear form (van Herk blocks) a query of its own. -#}
-    {%- set sides = spark_query_catalog._sqc_exclude_sides(window) if extremes else {} -%}
+    {%- set sides = spark_query_catalog._sqc_exclude_sides(window) if extremes or sided else {} -%}
     {%- set side_columns = [] -%}
     {%- for side, side_window in sides.items() if side_window is not none -%}
         {%- set side_aggregates = {} -%}
@@ -134,7 +133,7 @@
         an unbounded end reaches them. -#}
     {%- set null_key = window.key.sql if window.frame_kind == "range" and window.order_keys and not grouped else none -%}
     {%- set nulls_first = null_key is not none and spark_query_catalog._sqc_nulls_first(window.order_keys[0]) -%}
-    {%- set outside = null_key is not none and extremes and (
+    {%- set outside = null_key is not none and (extremes or sided) and (
         (window.start.kind == "unbounded" and not nulls_first) or (window.end.kind == "unbounded" and nulls_first)) -%}
     {%- if outside -%}
         {%- for part in extremes -%}
@@ -142,6 +141,10 @@
                 ~ spark_query_catalog._sqc_over_sql(dict(window, order_keys=[]), "", 4) ~ " as " ~ part.name ~ "_outside") -%}
         {%- endfor -%}
     {%- endif -%}
+    {%- set own_peers = exclude == "current row" and not rows_frame and in_frame is not sameas false -%}
+    {%- for part in sided -%}
+        {%- do peer_columns.extend(spark_query_catalog._sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, 4)) -%}
+    {%- endfor -%}
     {%- if peer_columns -%}
         {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(peer_columns, 4)
             ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_peers" -%}
@@ -157,8 +160,10 @@
         {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame, peer_keys) -%}
         {%- for measure in ["count", "sum"] if excluded[measure] is not none and (measure == "count" or part.function != "count") -%}
             {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
-            {%- do helpers.append(part.name ~ "_out_" ~ measure) -%}
         {%- endfor -%}
+    {%- endfor -%}
+    {%- for part in sided -%}
+        {%- do out_columns.extend(spark_query_catalog._sqc_sided_kept(part, exclude, sides, in_frame, own_peers, null_key, outside)) -%}
     {%- endfor -%}
     {%- if others -%}
         {%- for part in extremes -%}
@@ -166,19 +171,24 @@
                 ~ part.name ~ "_peers_top)" -%}
             {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(others_sql if in_frame is sameas true
                 else "if(" ~ in_frame ~ ", " ~ others_sql ~ ", null)", part.name ~ "_others", 4, 4)) -%}
-            {%- do helpers.append(part.name ~ "_others") -%}
         {%- endfor -%}
     {%- endif -%}
     {%- if out_columns -%}
         {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(out_columns, 4)
             ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_out" -%}
+        {%- for column in out_columns -%}
+            {%- do helpers.append(column.split(" as ")[-1]) -%}
+        {%- endfor -%}
     {%- endif -%}
     {%- set columns = [] -%}
     {%- for part in parts -%}
         {%- set alias = spark_query_catalog._sqc_quote(part.alias) -%}
-        {%- set counts = part.name ~ "_count" ~ (" - " ~ part.name ~ "_out_count" if out_columns else "") -%}
-        {%- set total = part.name ~ "_sum" ~ (" - " ~ part.name ~ "_out_sum" if out_columns else "") -%}
-        {%- if part.function in ["min", "max"] -%}
+        {%- set counts = part.name ~ "_count" ~ (" - " ~ part.name ~ "_out_count" if part.name ~ "_out_count" in helpers else "") -%}
+        {%- set total = part.name ~ "_sum" ~ (" - " ~ part.name ~ "_out_sum" if part.name ~ "_out_sum" in helpers else "") -%}
+        {%- if part.sided -%}
+            {%- do columns.append(spark_query_catalog._sqc_indented(spark_query_catalog._sqc_sided_value(part), 4)
+                ~ " as " ~ alias) -%}
+        {%- elif part.function in ["min", "max"] -%}
             {%- set value = spark_query_catalog._sqc_excluded_extreme(part, exclude, in_frame, sides, others, null_key, outside) -%}
             {%- do columns.append((spark_query_catalog._sqc_indented(value, 4) if value.startswith("case")
                 else spark_query_catalog._sqc_wrapped(value, 4, (" as " ~ alias ~ ",") | length)) ~ " as " ~ alias) -%}
@@ -197,11 +207,13 @@
 
 
 {#- Each aggregate of `items`, checked: {name, function, argument, type,
-    alias}. -#}
+    alias, sided}; approx_count_distinct is the exact distinct count. -#}
 {% macro _sqc_exclude_parts(items, window, relation, exclude) %}
     {%- set parts = [] -%}
     {%- for item in items -%}
         {%- set distinct = spark_query_catalog._sqc_parse_distinct_count(item.sql) -%}
+        {%- set approx = spark_query_catalog._sqc_parse_approx_distinct(item.sql) if distinct is none else none -%}
+        {%- set distinct = {"arguments": [approx.argument]} if approx is not none else distinct -%}
         {%- set aggregate = spark_query_catalog._sqc_parse_aggregate(item.sql) if distinct is none
             else {"function": "count", "argument": "distinct " ~ distinct.arguments | join(", ")} -%}
         {%- set argument_type = none -%}
@@ -209,18 +221,20 @@
             {%- set argument_type = spark_query_catalog._sqc_argument_type(aggregate.argument, window.columns, relation) -%}
         {%- endif -%}
         {%- set kind = spark_query_catalog._sqc_type_class(argument_type) -%}
+        {%- set sided = execute and aggregate is not none and aggregate.function in ["sum", "avg"] and kind == "floating" -%}
         {%- if aggregate is none
-            or (execute and aggregate.function in ["sum", "avg"] and kind not in ["integral", "decimal"])
+            or (execute and aggregate.function in ["sum", "avg"] and kind not in ["integral", "decimal", "floating"])
             or (execute and aggregate.function == "avg" and kind == "decimal"
                 and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none) -%}
             {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql ~ " (a frame's"
-                ~ " exclusion is exact for min and max, count, count(distinct), and sum and avg of integers and of decimals up to"
-                ~ " 28 digits; cast a floating-point argument to a decimal)", exclude) -}}
+                ~ " exclusion takes min and max, count, count(distinct), approx_count_distinct, and sum and avg of"
+                ~ " numbers, decimals up to 28 digits)", exclude) -}}
         {%- endif -%}
-        {#- min and max take the frame's rows before and after the row's
-            peers, which a RANGE key's smallest step tells apart. -#}
+        {#- min and max, and floating-point sums, take the frame's rows
+            before and after the row's peers, which a RANGE key's smallest
+            step tells apart. -#}
         {%- set reason = spark_query_catalog._sqc_range_linear_reason(window)
-            if execute and aggregate.function in ["min", "max"] and window.frame_kind == "range" and window.order_keys
+            if execute and (aggregate.function in ["min", "max"] or sided) and window.frame_kind == "range" and window.order_keys
             else none -%}
         {%- if reason is not none -%}
             {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql
@@ -228,7 +242,7 @@
         {%- endif -%}
         {%- do parts.append({"name": "rolling_" ~ loop.index0, "function": aggregate.function,
             "argument": aggregate.argument, "arguments": distinct.arguments if distinct else none,
-            "type": argument_type, "alias": item.alias}) -%}
+            "type": argument_type, "alias": item.alias, "sided": sided}) -%}
     {%- endfor -%}
     {{- return(parts) -}}
 {% endmacro %}

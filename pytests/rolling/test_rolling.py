@@ -368,7 +368,10 @@ def _duckdb_sql(
 
 def _duckdb_call(sql: str) -> str:
     """DuckDB's spelling of an aggregate: count(distinct a, b), which DuckDB
-    lacks, as a count of the distinct pairs where neither is NULL."""
+    lacks, as a count of the distinct pairs where neither is NULL; and
+    approx_count_distinct as the exact count (which rolling_select gives:
+    within any error bound; DuckDB's own is a sketch)."""
+    sql = re.sub(r"approx_count_distinct\((\w+)\)", r"count(distinct \1)", sql)
     return re.sub(
         r"count\(distinct (\w+), (\w+)\)",
         r"count(distinct case when \1 is not null and \2 is not null then (\1, \2) end)",
@@ -380,13 +383,13 @@ def _duckdb_rows(rows: list[tuple[Any, ...]], queries: list[str]) -> list[list[d
     """Each query's rows, as dicts, in DuckDB over table t of `rows`."""
     engine = duckdb.connect()
     engine.execute(
-        "create table t (row_id int, p varchar, k int, dk decimal(10, 2), day date,"
+        "create table t (row_id int, p varchar, k int, dk decimal(10, 2), xk double, day date,"
         ' "at" timestamp, v int, dv decimal(10, 2))'
     )
     if rows:  # DuckDB refuses executemany of no rows
         engine.executemany(
-            "insert into t values (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(r[0], r[1], r[2], r[3], r[5], r[6], r[8], r[9]) for r in rows],
+            "insert into t values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[8], r[9]) for r in rows],
         )
     results = []
     for query in queries:
@@ -497,6 +500,46 @@ def test_exclusions_equal_duckdb(
     _assert_like_duckdb(got, "x", EXCLUDES, EXCLUDE_AGGREGATES, _duckdb_rows(rows, queries))
 
 
+# Floating-point sums and averages with an exclusion add up the frame's
+# parts (Spark's frames before and after the row's peers, the peers less the
+# row); approx_count_distinct is the exact distinct count. Every kind of
+# frame and exclusion, NULL keys included (the values are halves: their sums
+# are exact in any order).
+FLOAT_EXCLUDES = [
+    ("range", "k", 2, 1, "current row"), ("range", "k desc", 1, 2, "group"),
+    ("range", "k nulls last", 3, -1, "ties"), ("range", "k", "unbounded", 0, "ties"),
+    ("range", None, "unbounded", 0, "current row"), ("range", "day", "18 days", 0, "current row"),
+    ("range", "at desc", "unbounded", 0, "group"), ("groups", "k", 1, 1, "ties"),
+    ("groups", "k", 0, "unbounded", "current row"), ("rows", "row_id", 2, 2, "current row"),
+    ("rows", "row_id", 3, -1, "current row"),
+]  # fmt: skip
+FLOAT_AGGREGATES = {"x": "sum(xk)", "ax": "avg(xk)", "ad": "approx_count_distinct(v)"}
+
+
+@pytest.fixture(scope="module")
+def float_exclude_sql(rolling_view: DbtProject) -> str:
+    return _side_by_side_sql(rolling_view, "y", [
+        (FLOAT_AGGREGATES, _frame_arguments(*case[:4]) + f", exclude='{case[4]}'")
+        for case in FLOAT_EXCLUDES
+    ])  # fmt: skip
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=2)
+@given(keys=st.lists(keys_strategy, min_size=4, max_size=8).map(side_by_side))
+def test_float_sums_and_approx_counts_with_exclusions_equal_duckdb(
+    rolling_view: DbtProject, float_exclude_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """sum and avg of a double and approx_count_distinct, with EXCLUDE
+    CURRENT ROW, GROUP and TIES over RANGE, GROUPS and ROWS frames, equal
+    DuckDB's windows (its approx_count_distinct as count(distinct))."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(float_exclude_sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    queries = [_duckdb_sql(*case[:4], FLOAT_AGGREGATES, case[4]) for case in FLOAT_EXCLUDES]
+    _assert_like_duckdb(got, "y", FLOAT_EXCLUDES, FLOAT_AGGREGATES, _duckdb_rows(rows, queries))
+
+
 def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProject) -> None:
     """A leave-one-out sum over 100 rows: the frame's prefix differences less
     the row itself, one Exchange; and what is not exact is refused, naming
@@ -532,16 +575,20 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
         assert lint.violations(emitted) == [], emitted
     for call, says in [
         (
-            "{'d': 'approx_count_distinct(v)'}, 'k', frame='range', preceding=1, exclude='group'",
-            "'no others' for approx_count_distinct(v)",
+            "{'q': 'percentile_approx(v, 0.5)'}, 'k', frame='range', preceding=1, exclude='group'",
+            "'no others' for percentile_approx(v, 0.5)",
         ),
         (
             "{'hi': 'max(v)'}, 'xk', frame='range', preceding=1, exclude='group'",
             "a floating key has no smallest step",
         ),
         (
-            "{'s': 'sum(xk)'}, 'k', frame='range', preceding=1, exclude='ties'",
-            "cast a floating-point",
+            "{'s': 'sum(xk)'}, 'xk', frame='range', preceding=1, exclude='ties'",
+            "a floating key has no smallest step",
+        ),
+        (
+            "{'s': 'sum(p)'}, 'k', frame='range', preceding=1, exclude='ties'",
+            "sum and avg of numbers",
         ),
         ("{'s': 'sum(v)'}, 'row_id', preceding=1, exclude='group'", "only 'current row' is exact"),
         (

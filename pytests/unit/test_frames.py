@@ -392,3 +392,35 @@ def test_block_extremes_read_as_written_by_hand(
     )
     assert "rolling_block" in sql
     lints_clean(sql)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "peers_split"),
+    [
+        ("'id', frame='range', preceding=2, following=1, exclude='current row'", True),
+        ("'id', preceding=3, exclude='current row'", False),
+        ("'id', frame='groups', preceding=1, exclude='ties'", False),
+        ("'day', frame='range', preceding='unbounded', exclude='group'", False),
+        (
+            "[], frame='range', preceding='unbounded', following='unbounded',"
+            " exclude='current row'",
+            True,
+        ),
+    ],
+)
+def test_floating_sums_with_exclude_add_the_frame_s_parts(
+    library: Library, lints_clean: Callable[[str], None], arguments: str, peers_split: bool
+) -> None:
+    """A double's sum and avg with `exclude` add Spark's sums of what the
+    frame keeps (no subtraction, which would cancel digits): the sides of
+    the row's peers, and for 'current row' over RANGE the peers before and
+    after the row in the value's order."""
+    sql = library.render(
+        "{{ rolling_select('pytest.keys', {'s': 'sum(ratio)', 'a': 'avg(ratio)'}, "
+        f"{arguments}, partition_by='label') }}}}"
+    )
+    lints_clean(sql)
+    assert " - " not in sql
+    assert "then rolling_1_kept_sum / rolling_1_kept_count" in sql
+    assert ("order by ratio\n" in sql) == peers_split
+    assert ("rows between unbounded preceding and 1 preceding" in sql) == peers_split

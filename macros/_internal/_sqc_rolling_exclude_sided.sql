@@ -1,0 +1,101 @@
+{#-
+    Floating-point sum and avg with rolling_select's `exclude`
+    (_sqc_rolling_exclude.sql). The frame's sum less the excluded rows'
+    would cancel digits (a frame of 1e20 and 1 less 1e20 is 0, not 1), so
+    these add up what is left instead, as min and max do
+    (_sqc_rolling_exclude_extremes.sql): Spark's own sums of the frame's
+    rows before the row's peers and after them, and of the row itself
+    ('ties') or of its peers less the row ('current row': the peers before
+    it and after it in the argument's order, two more frames). Each row's
+    value is then a sum of Spark's frame sums, with no subtraction; it
+    differs from a sum taken in another order only by rounding.
+-#}
+
+{#- The columns a sided part needs beside the peers': its sum and count
+    over each side, its peers before and after the row ('current row'
+    over RANGE and GROUPS frames), and the non-NULL keys' rows an unbounded
+    end reaches (`outside`, for a NULL key). -#}
+{% macro _sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, margin) %}
+    {%- set columns = [] -%}
+    {%- for side, side_window in sides.items() if side_window is not none -%}
+        {%- for measure in ["sum", "count"] -%}
+            {%- do columns.append(spark_query_catalog._sqc_window_call_sql(measure ~ "(" ~ part.argument ~ ")",
+                side_window, margin) ~ " as " ~ part.name ~ "_" ~ side ~ "_" ~ measure) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- if own_peers -%}
+        {%- set ordered = dict(peers, order_keys=[part.argument]) -%}
+        {%- for side, frame in [("before", "rows between unbounded preceding and 1 preceding"),
+            ("after", "rows between 1 following and unbounded following")] -%}
+            {%- for measure in ["sum", "count"] -%}
+                {%- do columns.append(measure ~ "(" ~ part.argument ~ ")" ~ spark_query_catalog._sqc_over_sql(ordered,
+                    frame, margin) ~ " as " ~ part.name ~ "_peers_" ~ side ~ "_" ~ measure) -%}
+            {%- endfor -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- if outside -%}
+        {%- for measure in ["sum", "count"] -%}
+            {%- do columns.append(measure ~ "(" ~ part.argument ~ ") filter (where " ~ null_key ~ " is not null)"
+                ~ spark_query_catalog._sqc_over_sql(dict(window, order_keys=[]), "", margin)
+                ~ " as " ~ part.name ~ "_outside_" ~ measure) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+
+{#- A sided part's sum and count of what its frame keeps, as two columns
+    (`<name>_kept_sum`, `<name>_kept_count`): the sides, the peers less the
+    row ('current row' over RANGE and GROUPS frames) and the row itself
+    ('ties'), where the row is in its frame. Over a RANGE frame a NULL
+    key's frame is its NULL peers and the rows an unbounded end reaches
+    (`outside`). -#}
+{% macro _sqc_sided_kept(part, exclude, sides, in_frame, own_peers, null_key, outside) %}
+    {%- set own = [] -%}
+    {%- if own_peers -%}
+        {%- do own.extend(["peers_before", "peers_after"]) -%}
+    {%- endif -%}
+    {%- set terms = [] -%}
+    {%- for side, side_window in sides.items() if side_window is not none -%}
+        {%- do terms.append(side) -%}
+    {%- endfor -%}
+    {%- set columns = [] -%}
+    {%- for measure in ["sum", "count"] -%}
+        {%- set kept = spark_query_catalog._sqc_sided_terms(part, measure, exclude, own + terms, in_frame) -%}
+        {%- if null_key is not none -%}
+            {%- set kept = "if(\n    " ~ null_key ~ " is null,\n    "
+                ~ spark_query_catalog._sqc_sided_terms(part, measure, exclude, own + (["outside"] if outside else []),
+                    in_frame) | replace("\n", "\n    ")
+                ~ ",\n    " ~ kept | replace("\n", "\n    ") ~ "\n)" -%}
+        {%- endif -%}
+        {%- do columns.append(spark_query_catalog._sqc_indented(kept, 4) ~ " as " ~ part.name ~ "_kept_" ~ measure) -%}
+    {%- endfor -%}
+    {{- return(columns) -}}
+{% endmacro %}
+
+
+{#- The sum (or count) of `terms`' columns and of the row itself where
+    `exclude` is 'ties', one term a line; a peers' term, and the row, only
+    where the row is in its frame. -#}
+{% macro _sqc_sided_terms(part, measure, exclude, terms, in_frame) %}
+    {%- set values = [] -%}
+    {%- for term in terms -%}
+        {%- set column = part.name ~ "_" ~ term ~ "_" ~ measure -%}
+        {%- set value = "coalesce(" ~ column ~ ", 0)" -%}
+        {%- do values.append("if(" ~ in_frame ~ ", " ~ value ~ ", 0)" if term.startswith("peers_") and in_frame is string
+            else value) -%}
+    {%- endfor -%}
+    {%- if exclude == "ties" and in_frame is not sameas false -%}
+        {%- set value = "coalesce(" ~ part.argument ~ ", 0)" if measure == "sum"
+            else "if(" ~ part.argument ~ " is null, 0, 1)" -%}
+        {%- do values.append("if(" ~ in_frame ~ ", " ~ value ~ ", 0)" if in_frame is string else value) -%}
+    {%- endif -%}
+    {{- return(values | join("\n+ ") if values else "0") -}}
+{% endmacro %}
+
+
+{#- The value of a sided part from its kept sum and count. -#}
+{% macro _sqc_sided_value(part) %}
+    {%- set value = part.name ~ "_kept_sum" ~ (" / " ~ part.name ~ "_kept_count" if part.function == "avg" else "") -%}
+    {{- return("case\n    when " ~ part.name ~ "_kept_count > 0\n        then " ~ value ~ "\nend") -}}
+{% endmacro %}
