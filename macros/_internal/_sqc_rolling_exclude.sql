@@ -142,7 +142,9 @@
         {%- endfor -%}
     {%- endif -%}
     {%- set own_peers = exclude == "current row" and not rows_frame and in_frame is not sameas false -%}
+    {%- set source.sql = spark_query_catalog._sqc_sided_peer_rows(source.sql, sided, peers) if own_peers and sided else source.sql -%}
     {%- for part in sided -%}
+        {%- do helpers.append(part.name ~ "_peer_row") if own_peers else none -%}
         {%- do peer_columns.extend(spark_query_catalog._sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, 4)) -%}
     {%- endfor -%}
     {%- if peer_columns -%}

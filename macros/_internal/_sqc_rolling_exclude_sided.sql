@@ -13,26 +13,37 @@
 
 {#- The columns a sided part needs beside the peers': its sum and count
     over each side, its peers before and after the row ('current row'
-    over RANGE and GROUPS frames), and the non-NULL keys' rows an unbounded
-    end reaches (`outside`, for a NULL key). -#}
+    over RANGE and GROUPS frames, in the order of `<name>_peer_row`), and
+    the non-NULL keys' rows an unbounded end reaches (`outside`, for a NULL
+    key). Spark's frame with an unbounded following end sums the rest of
+    the partition again for every row (rows x partition size), so such a
+    frame is written as its mirror, in the reverse order from unbounded
+    preceding (a running sum): over RANGE, whose peers share the frame, and
+    over the peers' unique row numbers. -#}
 {% macro _sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, margin) %}
-    {%- set columns = [] -%}
+    {%- set windows = {} -%}
     {%- for side, side_window in sides.items() if side_window is not none -%}
-        {%- for measure in ["sum", "count"] -%}
-            {%- do columns.append(spark_query_catalog._sqc_window_call_sql(measure ~ "(" ~ part.argument ~ ")",
-                side_window, margin) ~ " as " ~ part.name ~ "_" ~ side ~ "_" ~ measure) -%}
-        {%- endfor -%}
+        {%- set reach = side_window.frame_sql.split(" between ", 1)[1].split(" and ") -%}
+        {%- if side_window.frame_kind == "range" and reach[1] == "unbounded following" and side_window.order_keys -%}
+            {%- do windows.update({side: (dict(side_window, order_keys=[spark_query_catalog._sqc_reversed_key(
+                side_window.order_keys[0])]), "range between unbounded preceding and " ~ spark_query_catalog._sqc_mirrored_bound(
+                reach[0]))}) -%}
+        {%- else -%}
+            {%- do windows.update({side: (side_window, side_window.frame_sql)}) -%}
+        {%- endif -%}
     {%- endfor -%}
     {%- if own_peers -%}
-        {%- set ordered = dict(peers, order_keys=[part.argument]) -%}
-        {%- for side, frame in [("before", "rows between unbounded preceding and 1 preceding"),
-            ("after", "rows between 1 following and unbounded following")] -%}
-            {%- for measure in ["sum", "count"] -%}
-                {%- do columns.append(measure ~ "(" ~ part.argument ~ ")" ~ spark_query_catalog._sqc_over_sql(ordered,
-                    frame, margin) ~ " as " ~ part.name ~ "_peers_" ~ side ~ "_" ~ measure) -%}
-            {%- endfor -%}
-        {%- endfor -%}
+        {%- set row = part.name ~ "_peer_row" -%}
+        {%- do windows.update({"peers_before": (dict(peers, order_keys=[row]), "rows between unbounded preceding and 1 preceding"),
+            "peers_after": (dict(peers, order_keys=[row ~ " desc"]), "rows between unbounded preceding and 1 preceding")}) -%}
     {%- endif -%}
+    {%- set columns = [] -%}
+    {%- for name, (over, frame_sql) in windows.items() -%}
+        {%- for measure in ["sum", "count"] -%}
+            {%- do columns.append(measure ~ "(" ~ part.argument ~ ")" ~ spark_query_catalog._sqc_over_sql(over, frame_sql,
+                margin) ~ " as " ~ part.name ~ "_" ~ name ~ "_" ~ measure) -%}
+        {%- endfor -%}
+    {%- endfor -%}
     {%- if outside -%}
         {%- for measure in ["sum", "count"] -%}
             {%- do columns.append(measure ~ "(" ~ part.argument ~ ") filter (where " ~ null_key ~ " is not null)"
@@ -41,6 +52,37 @@
         {%- endfor -%}
     {%- endif -%}
     {{- return(columns) -}}
+{% endmacro %}
+
+
+{#- `source_sql` with each sided part's peers numbered (`<name>_peer_row`,
+    in the argument's order), for the peers' frames before and after the
+    row: one numbering, so that the two frames never share a tied row. -#}
+{% macro _sqc_sided_peer_rows(source_sql, sided, peers) %}
+    {%- set columns = [] -%}
+    {%- for part in sided -%}
+        {%- do columns.append("row_number()" ~ spark_query_catalog._sqc_over_sql(dict(peers, order_keys=[part.argument]), "", 4)
+            ~ " as " ~ part.name ~ "_peer_row") -%}
+    {%- endfor -%}
+    {{- return("(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source_sql)
+        | indent(4, first=true) ~ "\n) as rolling_peer_rows") -}}
+{% endmacro %}
+
+
+{#- An order key the other way round: the direction and the NULLs' place
+    both turned (written only where they differ from Spark's default). -#}
+{% macro _sqc_reversed_key(order_key) %}
+    {%- set descending = modules.re.search("(?i)\\sdesc(\\s+nulls\\s+(first|last))?$", order_key) is not none -%}
+    {%- set nulls_first = not spark_query_catalog._sqc_nulls_first(order_key) -%}
+    {{- return(spark_query_catalog._sqc_key_head(order_key) ~ ("" if descending else " desc")
+        ~ ("" if nulls_first == descending else (" nulls first" if nulls_first else " nulls last"))) -}}
+{% endmacro %}
+
+
+{#- A frame bound seen from the other end: `x following` as `x preceding`. -#}
+{% macro _sqc_mirrored_bound(bound_sql) %}
+    {{- return(bound_sql[:-(" following" | length)] ~ " preceding" if bound_sql.endswith(" following")
+        else bound_sql[:-(" preceding" | length)] ~ " following" if bound_sql.endswith(" preceding") else bound_sql) -}}
 {% endmacro %}
 
 

@@ -503,15 +503,17 @@ def test_exclusions_equal_duckdb(
 # Floating-point sums and averages with an exclusion add up the frame's
 # parts (Spark's frames before and after the row's peers, the peers less the
 # row); approx_count_distinct is the exact distinct count. Every kind of
-# frame and exclusion, NULL keys included (the values are halves: their sums
-# are exact in any order).
+# frame and exclusion, NULL keys included, and unbounded following ends
+# (written in the reverse order); the values are halves, whose sums are
+# exact in any order.
 FLOAT_EXCLUDES = [
     ("range", "k", 2, 1, "current row"), ("range", "k desc", 1, 2, "group"),
     ("range", "k nulls last", 3, -1, "ties"), ("range", "k", "unbounded", 0, "ties"),
     ("range", None, "unbounded", 0, "current row"), ("range", "day", "18 days", 0, "current row"),
     ("range", "at desc", "unbounded", 0, "group"), ("groups", "k", 1, 1, "ties"),
     ("groups", "k", 0, "unbounded", "current row"), ("rows", "row_id", 2, 2, "current row"),
-    ("rows", "row_id", 3, -1, "current row"),
+    ("rows", "row_id", 3, -1, "current row"), ("range", "k nulls last", 1, "unbounded", "group"),
+    ("range", "dk desc", "unbounded", "unbounded", "current row"),
 ]  # fmt: skip
 FLOAT_AGGREGATES = {"x": "sum(xk)", "ax": "avg(xk)", "ad": "approx_count_distinct(v)"}
 
