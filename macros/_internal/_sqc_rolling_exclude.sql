@@ -71,8 +71,8 @@
             {%- if spark_query_catalog._sqc_rolling_plan(side_window, part, relation, macro_name, helpers=true).linear -%}
                 {%- do side_aggregates.update({part.name ~ "_" ~ side: call}) -%}
             {%- else -%}
-                {%- do side_columns.append(spark_query_catalog._sqc_window_call_sql(call, side_window, 4)
-                    ~ " as " ~ part.name ~ "_" ~ side) -%}
+                {%- set over = spark_query_catalog._sqc_side_over(side_window) -%}
+                {%- do side_columns.append(call ~ spark_query_catalog._sqc_over_sql(over[0], over[1], 4) ~ " as " ~ part.name ~ "_" ~ side) -%}
             {%- endif -%}
         {%- endfor -%}
         {%- if side_aggregates -%}

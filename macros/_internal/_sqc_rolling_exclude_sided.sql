@@ -23,14 +23,7 @@
 {% macro _sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, margin) %}
     {%- set windows = {} -%}
     {%- for side, side_window in sides.items() if side_window is not none -%}
-        {%- set reach = side_window.frame_sql.split(" between ", 1)[1].split(" and ") -%}
-        {%- if side_window.frame_kind == "range" and reach[1] == "unbounded following" and side_window.order_keys -%}
-            {%- do windows.update({side: (dict(side_window, order_keys=[spark_query_catalog._sqc_reversed_key(
-                side_window.order_keys[0])]), "range between unbounded preceding and " ~ spark_query_catalog._sqc_mirrored_bound(
-                reach[0]))}) -%}
-        {%- else -%}
-            {%- do windows.update({side: (side_window, side_window.frame_sql)}) -%}
-        {%- endif -%}
+        {%- do windows.update({side: spark_query_catalog._sqc_side_over(side_window)}) -%}
     {%- endfor -%}
     {%- if own_peers -%}
         {%- set row = part.name ~ "_peer_row" -%}
@@ -52,6 +45,19 @@
         {%- endfor -%}
     {%- endif -%}
     {{- return(columns) -}}
+{% endmacro %}
+
+
+{#- A side of the row's peers as (window, frame clause): a RANGE frame to
+    `unbounded following` as its mirror, in the reverse order from
+    `unbounded preceding`, which Spark keeps as a running aggregate. -#}
+{% macro _sqc_side_over(side_window) %}
+    {%- set reach = side_window.frame_sql.split(" between ", 1)[1].split(" and ") -%}
+    {%- if side_window.frame_kind == "range" and reach[1] == "unbounded following" and side_window.order_keys -%}
+        {{- return((dict(side_window, order_keys=[spark_query_catalog._sqc_reversed_key(side_window.order_keys[0])]),
+            "range between unbounded preceding and " ~ spark_query_catalog._sqc_mirrored_bound(reach[0]))) -}}
+    {%- endif -%}
+    {{- return((side_window, side_window.frame_sql)) -}}
 {% endmacro %}
 
 
