@@ -108,7 +108,7 @@ group by card, spark_query_catalog_date
 """
 # A feature table over `features`' rows (a chain): a row whose values a late
 # event changed is a newer version of its event, read by its mark, and
-# replaces the stored one (copies='last').
+# replaces the stored one (copies='last'). Its ROWS frame keeps its state.
 CHAINED = "features_chained"
 CHAINED_WINDOWS = {
     "amount_10s_sum_2": {"expression": "sum(amount_10s)", "frame": "rows", "preceding": 2},
@@ -127,6 +127,7 @@ CHAINED_SQL = f"""{{{{ config(
     event_key='event_id',
     loaded_at='features_changed_at',
     copies='last',
+    frame_states=true,
     {BROADCAST_ROWS_CONFIG}
 ) }}}}
 select
