@@ -96,21 +96,28 @@
     row, since dbt may have cut its input to the batch (an expression cannot
     read more rows). -#}
 {% macro _sqc_warn_rolling_in_batch(window, relation) %}
-    {%- if not spark_query_catalog._sqc_in_batch() -%}
-        {{- return(none) -}}
-    {%- endif -%}
     {%- set reaches = window.start.kind == "unbounded" or window.end.kind == "unbounded"
         or (window.start.position or 0) < 0 or (window.end.position or 0) > 0 -%}
-    {%- if not reaches -%}
+    {%- if reaches -%}
+        {%- do spark_query_catalog._sqc_warn_in_batch("rolling", relation, "its frame (" ~ window.frame_sql ~ ") sees",
+            "Use rolling_select(ref(...), ...), which reads the rows its frame reaches (a RANGE frame over the"
+            ~ " event_time column), or ref(...).render() for the whole relation.") -%}
+    {%- endif -%}
+{% endmacro %}
+
+
+{#- A warning that `macro_name`, run inside a microbatch batch over input
+    dbt cuts to the batch, gives other numbers than a full refresh: `sees`
+    says what sees only the batch, `instead` what to do. -#}
+{% macro _sqc_warn_in_batch(macro_name, relation, sees, instead) %}
+    {%- if not spark_query_catalog._sqc_in_batch() -%}
         {{- return(none) -}}
     {%- endif -%}
     {%- set cut = spark_query_catalog._sqc_batch_filter(relation) -%}
     {%- set input = ("dbt has cut " ~ relation.render() ~ " to the batch") if cut is not none
         else "dbt cuts every ref() and source() with an event_time to the batch" -%}
     {%- set name = ("model " ~ model.name) if model is defined and model.name is defined else "this model" -%}
-    {%- do exceptions.warn("spark_query_catalog.rolling: " ~ name ~ " runs in microbatch batches and " ~ input
-        ~ ": its frame (" ~ window.frame_sql ~ ") sees none of the rows before or after the batch, and gives"
-        ~ " other numbers than a full refresh, without an error. Use rolling_select(ref(...), ...), which reads"
-        ~ " the rows its frame reaches (a RANGE frame over the event_time column), or ref(...).render()"
-        ~ " for the whole relation.") -%}
+    {%- do exceptions.warn("spark_query_catalog." ~ macro_name ~ ": " ~ name ~ " runs in microbatch batches and "
+        ~ input ~ ": " ~ sees ~ " none of the rows before or after the batch, and gives other numbers than a full"
+        ~ " refresh, without an error. " ~ instead) -%}
 {% endmacro %}

@@ -71,6 +71,9 @@
         {%- do bounds.update({side: spark_query_catalog._sqc_calendar_offset(value, side, macro_name)}) -%}
     {%- endfor -%}
     {%- set fills = spark_query_catalog._sqc_calendar_fills(fill, items, macro_name) -%}
+    {%- do spark_query_catalog._sqc_warn_in_batch(macro_name, relation, "each key's steps, its frames and its fills see",
+        "Build it without microbatch (a table, or incremental with insert_overwrite by day), or pass"
+        ~ " ref(...).render() for the whole relation.") -%}
 
     {#- The aggregates over a RANGE frame of step numbers, each named
         calendar_<n> until the end (an output named like a column of

@@ -69,7 +69,7 @@ def batched(target: str) -> Iterator[DbtProject]:
     yield dbt
     # dbt-spark's incremental strategies stage each batch in a temporary view
     # and leave it; a temporary view is listed among any schema's tables.
-    for model in ("features", "features_cut", "features_rows"):
+    for model in ("features", "features_cut", "features_rows", "calendar_cut"):
         dbt.sql(f"drop view if exists {model}__dbt_tmp")
     dbt.drop_schema()
     shutil.rmtree(directory, ignore_errors=True)
@@ -115,6 +115,27 @@ def test_rolling_on_a_cut_input_warns_and_sees_one_day(batched: DbtProject) -> N
     rows = batched.sql(f"select user_id, event_at, events_7d from {batched.schema}.features_cut")
     counts = {(r.user_id, r.event_at): r.events_7d for r in rows}
     assert [counts["u1", T(2024, 1, d, 12, 0)] for d in range(1, 5)] == [1, 1, 1, 1]
+
+
+def test_rolling_calendar_in_batches_warns(batched: DbtProject) -> None:
+    """rolling_calendar over a ref dbt cuts to the batch sees only the
+    batch's events: each day counts its own events alone, and it warns."""
+    (batched.project_dir / "models" / "calendar_cut.sql").write_text(
+        MICROBATCH + "select *, date_day as event_day from (\n"
+        "{{ spark_query_catalog.rolling_calendar(ref('events'), {'events_7d': 'count(*)'}, "
+        "'event_at', partition_by='user_id', preceding=6) }}\n) as days\n"
+    )
+    batched.invoke(
+        "run", "--select", "calendar_cut", "--event-time-start", "2024-01-01",
+        "--event-time-end", "2024-01-03",
+    )  # fmt: skip
+    assert any(
+        "spark_query_catalog.rolling_calendar: model calendar_cut runs in microbatch batches" in w
+        and "each key's steps, its frames and its fills see none of the rows" in w
+        for w in batched.warnings
+    ), batched.warnings
+    rows = batched.sql(f"select user_id, date_day, events_7d from {batched.schema}.calendar_cut")
+    assert {(r.date_day.day, r.events_7d) for r in rows if r.user_id == "u1"} == {(1, 1), (2, 1)}
 
 
 def test_a_frame_the_halo_cannot_bound_is_an_error(batched: DbtProject) -> None:
