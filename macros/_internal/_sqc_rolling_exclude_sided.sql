@@ -124,7 +124,9 @@
 
 {#- The sum (or count) of `terms`' columns and of the row itself where
     `exclude` is 'ties', one term a line; a peers' term, and the row, only
-    where the row is in its frame. -#}
+    where the row is in its frame. A count is never NULL, but a kept count
+    of one bare column would be a plain column among computed ones, which
+    sqlfluff's ST06 wants first: every term is a `coalesce`. -#}
 {% macro _sqc_sided_terms(part, measure, exclude, terms, in_frame) %}
     {%- set values = [] -%}
     {%- for term in terms -%}

@@ -238,12 +238,16 @@ def _group_aggregates(method: str) -> dict[str, str]:
     }  # fmt: skip
 
 
-def _frame_arguments(frame: str, key: str | None, preceding: Any, following: Any) -> str:
+def _frame_arguments(
+    frame: str, key: str | None, preceding: Any, following: Any, exclude: str | None = None
+) -> str:
     """rolling_select's arguments after `aggregates` for one frame over VIEW,
-    partitioned by p: the order key (none: []) and the frame's bounds."""
+    partitioned by p: the order key (none: []), the frame's bounds and its
+    exclusion."""
     return (
         f"{[key] if key else []!r}, partition_by='p', frame='{frame}', "
         f"preceding={preceding!r}, following={following!r}"
+        + (f", exclude='{exclude}'" if exclude else "")
     )
 
 
@@ -420,6 +424,21 @@ def _assert_like_duckdb(
                     assert actual == row[alias], (cases[index], alias, row["row_id"])
 
 
+def _check_like_duckdb(
+    project: DbtProject, sql: str, prefix: str, cases: list[tuple[Any, ...]],
+    aggregates: dict[str, str], keys: list[tuple[Any, ...]],
+) -> None:  # fmt: skip
+    """`sql` (_side_by_side_sql of `cases`: frame, key, preceding, following
+    and an exclusion or none) over the rows of `keys` equals DuckDB's
+    windows on the same rows, a row each."""
+    rows = _rows(keys)
+    _load(project, rows)
+    got = {r.row_id: r.asDict() for r in project.sql(sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    queries = [_duckdb_sql(*case[:4], aggregates, *case[4:]) for case in cases]
+    _assert_like_duckdb(got, prefix, cases, aggregates, _duckdb_rows(rows, queries))
+
+
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8)
 @given(keys=tables_strategy)
 def test_frames_spark_lacks_equal_duckdb(
@@ -429,12 +448,7 @@ def test_frames_spark_lacks_equal_duckdb(
     order key, over random partitions with NULL keys, ties and NULL values:
     every aggregate equals DuckDB's window on the same rows (avg of
     decimals: Spark rounds it to 6 places, DuckDB gives a double, so to 1e-6)."""
-    rows = _rows(keys)
-    _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(grammar_sql)}
-    assert sorted(got) == [r[0] for r in rows]
-    queries = [_duckdb_sql(*case) for case in GRAMMAR]
-    _assert_like_duckdb(got, "f", GRAMMAR, GRAMMAR_AGGREGATES, _duckdb_rows(rows, queries))
+    _check_like_duckdb(rolling_view, grammar_sql, "f", GRAMMAR, GRAMMAR_AGGREGATES, keys)
 
 
 # Frame exclusions (SQL:2011, which Spark lacks): (frame, order key or
@@ -475,7 +489,7 @@ EXCLUDE_AGGREGATES = {
 def exclude_sql(rolling_view: DbtProject) -> str:
     """One query: each EXCLUDES case's rolling_select, joined by row_id."""
     return _side_by_side_sql(rolling_view, "x", [
-        (EXCLUDE_AGGREGATES, _frame_arguments(*case[:4]) + f", exclude='{case[4]}'")
+        (EXCLUDE_AGGREGATES, _frame_arguments(*case))
         for case in EXCLUDES
     ])  # fmt: skip
 
@@ -492,12 +506,7 @@ def test_exclusions_equal_duckdb(
     sum, count, avg, min, max and distinct counts equal DuckDB's windows with the same exclusion on
     the same rows (avg of decimals to 1e-6: Spark rounds it to 6 places,
     DuckDB gives a double)."""
-    rows = _rows(keys)
-    _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(exclude_sql)}
-    assert sorted(got) == [r[0] for r in rows]
-    queries = [_duckdb_sql(*case[:4], EXCLUDE_AGGREGATES, case[4]) for case in EXCLUDES]
-    _assert_like_duckdb(got, "x", EXCLUDES, EXCLUDE_AGGREGATES, _duckdb_rows(rows, queries))
+    _check_like_duckdb(rolling_view, exclude_sql, "x", EXCLUDES, EXCLUDE_AGGREGATES, keys)
 
 
 # Floating-point sums and averages with an exclusion add up the frame's
@@ -521,7 +530,7 @@ FLOAT_AGGREGATES = {"x": "sum(xk)", "ax": "avg(xk)", "ad": "approx_count_distinc
 @pytest.fixture(scope="module")
 def float_exclude_sql(rolling_view: DbtProject) -> str:
     return _side_by_side_sql(rolling_view, "y", [
-        (FLOAT_AGGREGATES, _frame_arguments(*case[:4]) + f", exclude='{case[4]}'")
+        (FLOAT_AGGREGATES, _frame_arguments(*case))
         for case in FLOAT_EXCLUDES
     ])  # fmt: skip
 
@@ -534,12 +543,7 @@ def test_float_sums_and_approx_counts_with_exclusions_equal_duckdb(
     """sum and avg of a double and approx_count_distinct, with EXCLUDE
     CURRENT ROW, GROUP and TIES over RANGE, GROUPS and ROWS frames, equal
     DuckDB's windows (its approx_count_distinct as count(distinct))."""
-    rows = _rows(keys)
-    _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(float_exclude_sql)}
-    assert sorted(got) == [r[0] for r in rows]
-    queries = [_duckdb_sql(*case[:4], FLOAT_AGGREGATES, case[4]) for case in FLOAT_EXCLUDES]
-    _assert_like_duckdb(got, "y", FLOAT_EXCLUDES, FLOAT_AGGREGATES, _duckdb_rows(rows, queries))
+    _check_like_duckdb(rolling_view, float_exclude_sql, "y", FLOAT_EXCLUDES, FLOAT_AGGREGATES, keys)
 
 
 def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProject) -> None:
