@@ -14,19 +14,22 @@
     cancel digits, and min and max have no difference: they combine the
     frame's parts (_sqc_rolling_exclude_sided.sql, _extremes.sql);
     distinct counts compare two counts of the row's value (_out.sql).
+    'group' and 'ties' over a ROWS frame, whose edges cut through peer
+    groups, have a form of their own (_sqc_rolling_exclude_rows.sql).
 -#}
 
 {#- The query: `relation_sql`'s columns and each of `items` over `window`
     with `exclude` applied. -#}
 {% macro _sqc_rolling_exclude_sql(relation_sql, relation, items, window, exclude) %}
     {%- set macro_name = "rolling_select" -%}
-    {%- if window.empty or (window.frame_kind == "rows" and exclude != "current row") -%}
-        {{- spark_query_catalog._sqc_fail(macro_name, "exclude", "'no others' here" ~ (" (a frame that starts after it"
-            ~ " ends holds nothing to exclude)" if window.empty else ": over a ROWS frame peers stand in the order"
-            ~ " Spark reads them, so only 'current row' is exact (use frame='range' or 'groups' for 'group' and"
-            ~ " 'ties')"), exclude) -}}
+    {%- if window.empty -%}
+        {{- spark_query_catalog._sqc_fail(macro_name, "exclude", "'no others' here (a frame that starts after it"
+            ~ " ends holds nothing to exclude)", exclude) -}}
     {%- endif -%}
     {%- set parts = spark_query_catalog._sqc_exclude_parts(items, window, relation, exclude) -%}
+    {%- if window.frame_kind == "rows" and exclude != "current row" -%}
+        {{- return(spark_query_catalog._sqc_rolling_exclude_rows_sql(relation_sql, relation, parts, window, exclude)) -}}
+    {%- endif -%}
     {%- set sums = parts | rejectattr("function", "in", ["min", "max"]) | rejectattr("sided") | list -%}
     {%- set sided = parts | selectattr("sided") | list -%}
     {%- set distincts = parts | selectattr("arguments") | list -%}
@@ -185,8 +188,6 @@
     {%- set columns = [] -%}
     {%- for part in parts -%}
         {%- set alias = spark_query_catalog._sqc_quote(part.alias) -%}
-        {%- set counts = part.name ~ "_count" ~ (" - " ~ part.name ~ "_out_count" if part.name ~ "_out_count" in helpers else "") -%}
-        {%- set total = part.name ~ "_sum" ~ (" - " ~ part.name ~ "_out_sum" if part.name ~ "_out_sum" in helpers else "") -%}
         {%- if part.sided -%}
             {%- do columns.append(spark_query_catalog._sqc_indented(spark_query_catalog._sqc_sided_value(part), 4)
                 ~ " as " ~ alias) -%}
@@ -194,13 +195,9 @@
             {%- set value = spark_query_catalog._sqc_excluded_extreme(part, exclude, in_frame, sides, others, null_key, outside) -%}
             {%- do columns.append((spark_query_catalog._sqc_indented(value, 4) if value.startswith("case")
                 else spark_query_catalog._sqc_wrapped(value, 4, (" as " ~ alias ~ ",") | length)) ~ " as " ~ alias) -%}
-        {%- elif part.function == "count" -%}
-            {%- do columns.append(counts ~ " as " ~ alias) -%}
         {%- else -%}
-            {%- set value = "case\n    when " ~ counts ~ " > 0\n        then "
-                ~ spark_query_catalog._sqc_indented(spark_query_catalog._sqc_linear_value_sql(
-                    part.function, part.type, total, counts, window), 8) ~ "\nend" -%}
-            {%- do columns.append(spark_query_catalog._sqc_indented(value, 4) ~ " as " ~ alias) -%}
+            {%- do columns.append(spark_query_catalog._sqc_indented(spark_query_catalog._sqc_subtracted_value(part, window,
+                helpers), 4) ~ " as " ~ alias) -%}
         {%- endif -%}
     {%- endfor -%}
     {{- return("select\n    * except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    ),\n"
