@@ -47,9 +47,11 @@
     {%- endfor -%}
     {#- percentile_cont of floating-point values (whose infinities and NaNs
         Spark's percentile treats by rules of its own), or of values of a
-        type not known, is Spark's percentile. -#}
-    {%- if cont and spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(value, window.columns,
-        relation)) not in ["integral", "decimal"] -%}
+        type not known, is Spark's percentile; so is any with
+        method='native': it counts the frame's distinct values in a hash
+        map, faster than a sort where a frame holds few of them. -#}
+    {%- if cont and (window.method == "native" or spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(value, window.columns,
+        relation)) not in ["integral", "decimal"]) -%}
         {{- return(spark_query_catalog._sqc_window_call_sql("percentile(" ~ value ~ ", "
             ~ ("array(" ~ fractions | join(", ") ~ ")" if holistic.array else fractions[0]) ~ ")", window, margin)) -}}
     {%- endif -%}

@@ -365,3 +365,11 @@ def test_a_median_of_decimals_reads_the_sorted_frame(library: Library) -> None:
     assert "array(double(0.5) * (size(rolling_sorted) - 1))" in selected
     bare = library.render("{{ rolling('median(amount)', 'id', preceding=99) }}")
     assert bare.startswith("percentile(amount, 0.5) over (")
+    # method='native': Spark's percentile, whose hash map of the frame's
+    # values is the faster where a frame holds few distinct ones.
+    native = library.render(
+        "{{ rolling_select('pytest.sales', {'m': 'percentile_cont(0.9) within group "
+        "(order by amount desc)'}, 'id', preceding=99, method='native') }}"
+    )
+    assert "    percentile(amount, 0.1) over (" in native
+    assert "sort_array" not in native

@@ -161,6 +161,12 @@ APPROXIMATE_COLUMNS = {"approx_visitors", "approx_median"}
 APPROX_DISTINCT = "rolling approx_count_distinct, 10,000 values: ROWS 1000 preceding"
 APPROX_MEDIAN = "rolling percentile_approx(x, 0.5, 100), 97 values a store: ROWS 1000 preceding"
 ROLLING_TARGETS.update({APPROX_DISTINCT: 10.0, APPROX_MEDIAN: 10.0})
+# Exact holistic aggregates (issue 47: 10x Spark's frame), against Spark's
+# own spelling over its frame: percentile(x, 0.5), and mode(x, true), whose
+# ties go to the smallest value as the macro's do.
+EXACT_MEDIAN = "rolling median(x), exact, 97 values a store: ROWS 1000 preceding"
+EXACT_MODE = "rolling mode(x), 97 values a store: ROWS 1000 preceding"
+ROLLING_TARGETS.update({EXACT_MEDIAN: 10.0, EXACT_MODE: 10.0})
 ROLLING_MACRO = "macro (rolling, auto)"
 HLL_BLOCKS = "HLL sketches in block form (by hand)"
 KLL_BLOCKS = "KLL sketches in block form (by hand; not deterministic)"
@@ -213,6 +219,8 @@ CATALOG_FAMILIES = {
         EXCLUDE_FAMILY,
         EXCLUDE_DISTINCT_FAMILY,
         GROUPS_FAMILY,
+        EXACT_MEDIAN,
+        EXACT_MODE,
     ],
 }
 
@@ -455,6 +463,7 @@ def _rolling(dbt: DbtProject) -> dict[str, dict[str, Query]]:
                 f"select *, {by_hand} from {relation}", SEGMENT_TREE_CONF
             )
     families.update(_approximate(dbt))
+    families.update(_holistic(dbt))
     families[CALENDAR_FAMILY] = _calendar(dbt)
     window = "'id', partition_by='store_id', preceding=1000, following=0"
     relation = f"{SCHEMA}.sales"
@@ -556,6 +565,32 @@ def _approximate(dbt: DbtProject) -> dict[str, dict[str, Query]]:
             ),
         },
     }  # fmt: skip
+
+
+def _holistic(dbt: DbtProject) -> dict[str, dict[str, Query]]:
+    """Exact median and mode over 1,000-row frames: the macro, Spark's own
+    aggregate over its frame, and DuckDB's window."""
+    relation = f"{SCHEMA}.sales"
+    frame = "rows between 999 preceding and current row"
+    families: dict[str, dict[str, Query]] = {}
+    for family, alias, aggregate, sparks, duckdbs in [
+        (EXACT_MEDIAN, "amount_median", "median(amount)", "percentile(amount, 0.5)",
+         "median(amount)"),
+        (EXACT_MODE, "amount_mode", "mode(amount)", "mode(amount, true)", "mode(amount)"),
+    ]:  # fmt: skip
+        macro = dbt.compile_inline(
+            f"{{{{ rolling('{aggregate}', 'id', partition_by='store_id', preceding=999, "
+            f"relation='{relation}') }}}}"
+        )
+        families[family] = {
+            ROLLING_MACRO: f"select *, {macro} as {alias} from {relation}",
+            NATIVE_FRAME: (
+                f"select *, {native_frame_sql(sparks, 'store_id', 'id', frame)} as {alias} "
+                f"from {relation}"
+            ),
+            DUCKDB: _duckdb_window({alias: duckdbs}, f"partition by store_id order by id {frame}"),
+        }
+    return families
 
 
 def _block_sketches(relation: str, sketch: str, merge: str, estimate: str, alias: str) -> str:
