@@ -50,6 +50,10 @@
             'event_id', partition_by='user_id', frame='range', preceding='unbounded', following='unbounded',
             exclude='current row'
         ) ~ ") as excluded",
+        "rolling_exclude_rows": "select event_id, others, others_top, other_kinds from (" ~ spark_query_catalog.rolling_select(
+            relation, {'others': 'sum(amount)', 'others_top': 'max(amount)', 'other_kinds': 'count(distinct kind)'},
+            'kind', partition_by='user_id', preceding='unbounded', following='unbounded', exclude='group'
+        ) ~ ") as excluded_rows",
         "rolling_percentiles": "select event_id, med, middle, usual from (" ~ spark_query_catalog.rolling_select(
             relation, {'med': 'median(amount)', 'middle': 'percentile_disc(0.5) within group (order by amount)',
             'usual': 'mode() within group (order by kind)'}, 'event_id', partition_by='user_id', preceding=2
