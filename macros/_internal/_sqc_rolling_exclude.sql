@@ -150,13 +150,7 @@
         {%- do helpers.append(part.name ~ "_peer_row") if own_peers else none -%}
         {%- do peer_columns.extend(spark_query_catalog._sqc_exclude_sided_columns(part, window, sides, peers, own_peers, outside, null_key, 4)) -%}
     {%- endfor -%}
-    {%- if peer_columns -%}
-        {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(peer_columns, 4)
-            ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_peers" -%}
-        {%- for column in peer_columns -%}
-            {%- do helpers.append(column.split(" as ")[-1]) -%}
-        {%- endfor -%}
-    {%- endif -%}
+    {%- set source.sql = spark_query_catalog._sqc_exclude_layer(source.sql, peer_columns, "rolling_peers", helpers) -%}
 
     {#- What is taken out of each frame's sum and count, as columns of their
         own; then each aggregate from the frame's count and sum less those. -#}
@@ -178,13 +172,7 @@
                 else "if(" ~ in_frame ~ ", " ~ others_sql ~ ", null)", part.name ~ "_others", 4, 4)) -%}
         {%- endfor -%}
     {%- endif -%}
-    {%- if out_columns -%}
-        {%- set source.sql = "(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(out_columns, 4)
-            ~ "\nfrom " ~ source.sql) | indent(4, first=true) ~ "\n) as rolling_out" -%}
-        {%- for column in out_columns -%}
-            {%- do helpers.append(column.split(" as ")[-1]) -%}
-        {%- endfor -%}
-    {%- endif -%}
+    {%- set source.sql = spark_query_catalog._sqc_exclude_layer(source.sql, out_columns, "rolling_out", helpers) -%}
     {%- set columns = [] -%}
     {%- for part in parts -%}
         {%- set alias = spark_query_catalog._sqc_quote(part.alias) -%}
@@ -202,6 +190,20 @@
     {%- endfor -%}
     {{- return("select\n    * except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    ),\n"
         ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source.sql) -}}
+{% endmacro %}
+
+
+{#- `source_sql` with `columns` added, as a subquery named `alias`; each
+    column's name joins `helpers`. No columns: `source_sql` as it is. -#}
+{% macro _sqc_exclude_layer(source_sql, columns, alias, helpers) %}
+    {%- if not columns -%}
+        {{- return(source_sql) -}}
+    {%- endif -%}
+    {%- for column in columns -%}
+        {%- do helpers.append(column.split(" as ")[-1]) -%}
+    {%- endfor -%}
+    {{- return("(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source_sql)
+        | indent(4, first=true) ~ "\n) as " ~ alias) -}}
 {% endmacro %}
 
 

@@ -102,20 +102,6 @@
 {% endmacro %}
 
 
-{#- `source_sql` with `columns` added, as a subquery named `alias`; each
-    column's name joins `helpers`. No columns: `source_sql` as it is. -#}
-{% macro _sqc_exclude_layer(source_sql, columns, alias, helpers) %}
-    {%- if not columns -%}
-        {{- return(source_sql) -}}
-    {%- endif -%}
-    {%- for column in columns -%}
-        {%- do helpers.append(column.split(" as ")[-1]) -%}
-    {%- endfor -%}
-    {{- return("(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source_sql)
-        | indent(4, first=true) ~ "\n) as " ~ alias) -}}
-{% endmacro %}
-
-
 {#- A collected part's value from its kept values (`<name>_kept`), as the
     aggregate gives it over those rows: a floating-point sum adds them in
     the frame's order. -#}
