@@ -525,7 +525,31 @@ def _calendar(dbt: DbtProject) -> dict[str, Query]:
         CALENDAR_DENSE: "select app_id, date_add(date'1970-01-01', calendar_step) as date_day, "
         f"{columns} "
         f"from ({rolled}) as rolled where calendar_event is null",
+        DUCKDB: DuckDB(CALENDAR_DUCKDB),
     }
+
+
+# The same days in DuckDB: each app's events and one row a day from its
+# first day to its last, the 7-day window over them, kept on the day rows.
+CALENDAR_DUCKDB = """
+with stepped as (
+    select app_id, user_id, amount,
+        cast(date_diff('day', date '1970-01-01', cast(event_at as date)) as int) as calendar_step
+    from calendar_events
+),
+days as (
+    select app_id, calendar_step, true as calendar_event, user_id, amount from stepped
+    union all
+    select app_id, cast(unnest(range(min(calendar_step), max(calendar_step) + 1)) as int),
+        null, null, null
+    from stepped group by app_id
+)
+select app_id, date '1970-01-01' + calendar_step as date_day,
+    count(calendar_event) over w as events_7d, sum(amount) over w as amount_7d,
+    count(distinct user_id) over w as users_7d
+from days
+window w as (partition by app_id order by calendar_step range between 6 preceding and current row)
+qualify calendar_event is null"""
 
 
 def _approximate(dbt: DbtProject) -> dict[str, dict[str, Query]]:
