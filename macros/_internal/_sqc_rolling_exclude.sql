@@ -52,10 +52,9 @@
     {%- set steps = [] -%}
     {%- set frame_aggregates = {} -%}
     {%- for part in sums -%}
-        {%- do frame_aggregates.update({part.name ~ "_count": "count(" ~ part.argument ~ ")"}) -%}
-        {%- if part.function != "count" -%}
-            {%- do frame_aggregates.update({part.name ~ "_sum": "sum(" ~ part.argument ~ ")"}) -%}
-        {%- endif -%}
+        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
+            {%- do frame_aggregates.update({part.name ~ "_" ~ measure: measure ~ "(" ~ part.argument ~ ")"}) -%}
+        {%- endfor -%}
     {%- endfor -%}
     {%- if frame_aggregates -%}
         {%- do steps.append({"name": "rolling_frames", "window": window, "aggregates": frame_aggregates}) -%}
@@ -104,8 +103,7 @@
     {%- set ranged = window.frame_kind == "range" and window.order_keys and offsets and not grouped -%}
     {%- set group_over = spark_query_catalog._sqc_over_sql(dict(peers, order_keys=[]), "", 4) -%}
     {%- set peer_over = spark_query_catalog._sqc_over_sql(peers, window.frame_sql, 4) if ranged else group_over -%}
-    {%- set in_frame = "rolling_in_frame" if ranged
-        else ((window.start.position or 0) <= 0 and 0 <= (window.end.position or 0)) -%}
+    {%- set in_frame = "rolling_in_frame" if ranged else spark_query_catalog._sqc_bounds_hold_row(window) -%}
     {%- set peer_columns = side_columns -%}
     {%- if ranged -%}
         {%- do peer_columns.append("count(*)" ~ peer_over ~ " > 0 as rolling_in_frame") -%}
@@ -115,10 +113,10 @@
     {%- endfor -%}
     {%- if exclude != "current row" and in_frame -%}
         {%- for part in sums if not part.arguments -%}
-            {%- do peer_columns.append("count(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_count") -%}
-            {%- if part.function != "count" -%}
-                {%- do peer_columns.append("sum(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_sum") -%}
-            {%- endif -%}
+            {%- for measure in spark_query_catalog._sqc_measures(part) -%}
+                {%- do peer_columns.append(measure ~ "(" ~ part.argument ~ ")" ~ peer_over ~ " as " ~ part.name ~ "_peers_"
+                    ~ measure) -%}
+            {%- endfor -%}
         {%- endfor -%}
     {%- endif -%}
     {#- min and max less the row alone: the peers' extreme, or the next one
@@ -157,7 +155,7 @@
     {%- set out_columns = [] -%}
     {%- for part in sums -%}
         {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude, in_frame, peer_keys) -%}
-        {%- for measure in ["count", "sum"] if excluded[measure] is not none and (measure == "count" or part.function != "count") -%}
+        {%- for measure in spark_query_catalog._sqc_measures(part) if excluded[measure] is not none -%}
             {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
         {%- endfor -%}
     {%- endfor -%}

@@ -19,6 +19,20 @@
     read the same rows whichever order Spark reads peers in.
 -#}
 
+{#- The measures a part's frame gives it: its count, and for sum and avg
+    its sum too. -#}
+{% macro _sqc_measures(part) %}
+    {{- return(["count"] if part.function == "count" else ["count", "sum"]) -}}
+{% endmacro %}
+
+
+{#- Whether a ROWS or GROUPS frame holds its own row: its bounds hold
+    offset 0 (`preceding=3, following=-1` do not). -#}
+{% macro _sqc_bounds_hold_row(window) %}
+    {{- return((window.start.position or 0) <= 0 and 0 <= (window.end.position or 0)) -}}
+{% endmacro %}
+
+
 {#- What `exclude` takes out of a part's frame that was in it, as SQL:
     {count, sum}, each none for nothing. `in_frame` is whether the row is in
     its own frame: true, false, or the column that says it. -#}

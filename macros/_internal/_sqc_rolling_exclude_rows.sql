@@ -38,7 +38,7 @@
     {%- set peer_columns = [] -%}
     {%- set peers = dict(rows_window, partition_clause="partition by " ~ (window.partition_keys + ["rolling_group"]) | join(", ")) -%}
     {%- for part in subtracted -%}
-        {%- for measure in ["count", "sum"] if measure == "count" or part.function != "count" -%}
+        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
             {%- set call = measure ~ "(" ~ part.argument ~ ")" -%}
             {%- do frame_aggregates.update({part.name ~ "_" ~ measure: call}) -%}
             {%- do peer_columns.append(call ~ spark_query_catalog._sqc_over_sql(peers, rows_window.frame_sql, 4)
@@ -80,11 +80,11 @@
     {%- set source.sql = spark_query_catalog._sqc_exclude_layer(source.sql, value_columns, "rolling_kept", helpers) -%}
 
     {#- For 'ties', the row itself stays where it is in its frame. -#}
-    {%- set in_frame = (window.start.position or 0) <= 0 and 0 <= (window.end.position or 0) -%}
+    {%- set in_frame = spark_query_catalog._sqc_bounds_hold_row(window) -%}
     {%- set out_columns = [] -%}
     {%- for part in subtracted -%}
         {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude if in_frame else "group", true, none) -%}
-        {%- for measure in ["count", "sum"] if measure == "count" or part.function != "count" -%}
+        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
             {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
         {%- endfor -%}
     {%- endfor -%}
