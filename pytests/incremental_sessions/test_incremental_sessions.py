@@ -71,6 +71,43 @@ from (
 ) as sessions
 group by user_id, session_date
 """
+# A feature table over `sessions_fixed` (a chain, span_end): each changed
+# session is a new event that replaces the stored sessions inside its span
+# (the sessions a merge removed, its own old version). A ROWS frame that
+# keeps its state, a RANGE frame and a ROWS frame that reaches forward.
+CHAINED = "sessions_windows"
+CHAINED_WINDOWS = {
+    "events_last_3": {"expression": "sum(event_count)", "frame": "rows", "preceding": 2},
+    "sessions_30s": {"expression": "count(*)", "frame": "range", "preceding": "30 seconds"},
+    "longest_around": {"expression": "max(event_count)", "frame": "rows", "preceding": 1,
+                       "following": 1},
+}  # fmt: skip
+CHAINED_REFERENCE = {
+    "events_last_3": ("sum", "rows", -2, 0),
+    "sessions_30s": ("count_rows", "range", -timedelta(seconds=30), timedelta(0)),
+    "longest_around": ("max", "rows", -1, 1),
+}
+CHAINED_SQL = f"""{{{{ config(
+    materialized='incremental_windows',
+    keys='user_id',
+    order_by='session_start',
+    span_end='session_end',
+    windows={CHAINED_WINDOWS},
+    event_key='session_id',
+    loaded_at='sessions_changed_at',
+    copies='last',
+    frame_states=true,
+    {BROADCAST_ROWS_CONFIG}
+) }}}}
+select
+    session_id,
+    user_id,
+    session_start,
+    session_end,
+    event_count,
+    spark_query_catalog_changed_at as sessions_changed_at
+from {{{{ ref('sessions_fixed') }}}}
+"""
 # Batch loads in all (a load is one batch into one model), per target: each
 # dbt run loads a batch into both models.
 SPLITS = {"session": 24, "thrift": 12}
@@ -83,6 +120,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtPr
         for name, gap in MODELS.items()
     }
     models[DOWNSTREAM] = DOWNSTREAM_SQL
+    models[CHAINED] = CHAINED_SQL
     yield from lab_project(
         tmp_path_factory.mktemp("incremental_lab"), models, target, "pytest_incremental_lab"
     )
@@ -101,7 +139,7 @@ events_strategy = st.lists(
 
 
 def _reset(lab: DbtProject) -> None:
-    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM])
+    reset_events(lab, COLUMNS, [*MODELS, DOWNSTREAM, CHAINED])
 
 
 def _load(lab: DbtProject, rows: list[tuple[Any, ...]]) -> None:
@@ -155,6 +193,56 @@ def _daily_expected(marks: dict[tuple[Any, ...], Any]) -> Counter[tuple[Any, ...
     )
 
 
+def _chained(lab: DbtProject) -> dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]:
+    """Each row of the chained table by session (session_id, user, start):
+    its window values and its change mark."""
+    rows = lab.sql(
+        f"select session_id, user_id, session_start, {', '.join(sorted(CHAINED_WINDOWS))},"
+        f" spark_query_catalog_changed_at from {lab.table(CHAINED)}"
+    )
+    return {tuple(r[:3]): (tuple(r[3:-1]), r[-1]) for r in rows}
+
+
+def _chained_expected(lab: DbtProject) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """The chained windows, computed in Python over `sessions_fixed`'s rows
+    as they are now."""
+    rows = lab.sql(
+        f"select session_id, user_id, session_start, event_count from {lab.table('sessions_fixed')}"
+    )
+    sessions = sorted((tuple(r) for r in rows), key=lambda row: (row[2], row[0]))
+    values = {}
+    for alias, (aggregate, frame, start, end) in CHAINED_REFERENCE.items():
+        frame_rows = [
+            reference.FrameRow(i, user, at if frame == "range" else (at, session), count)
+            for i, (session, user, at, count) in enumerate(sessions)
+        ]
+        values[alias] = reference.frame_aggregate(frame_rows, aggregate, frame, start, end)
+    return {
+        row[:3]: tuple(values[alias][i] for alias in sorted(CHAINED_WINDOWS))
+        for i, row in enumerate(sessions)
+    }
+
+
+def _check_chained(
+    lab: DbtProject,
+    before: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]],
+    upstream: dict[tuple[Any, ...], Any],
+    batch: int,
+) -> dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]:
+    """The chained table equals the Python frames over the sessions as they
+    stand (a session a merge removed has no row); a row carries the run's
+    mark where its window values changed or its session did, else its own."""
+    chained = _chained(lab)
+    assert {k: v[0] for k, v in chained.items()} == _chained_expected(lab)
+    changed = {(s[1], s[0], s[2]) for s, mark in upstream.items() if mark == batch}
+    for row, (values, mark) in chained.items():
+        if row in before and before[row][0] == values and row not in changed:
+            assert mark == before[row][1], (row, values, before[row], mark)
+        else:
+            assert mark == batch, (row, values, before.get(row), mark)
+    return chained
+
+
 def _expected(rows: list[tuple[Any, ...]], per_row: bool) -> Counter[tuple[Any, ...]]:
     """The pure-Python session_window over the events, one copy of each."""
     unique = {row[0]: row for row in rows}
@@ -202,6 +290,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
         _reset(lab)
         batches = _batches(data, rows, batches_per_example)
         marks: dict[str, dict[tuple[Any, ...], Any]] = {model: {} for model in MODELS}
+        chained: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
         for number, batch in enumerate(batches, start=1):
             _load(lab, batch)
             # Joins with and without broadcasting the new events and touched sessions.
@@ -212,6 +301,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
             for model in MODELS:
                 _check_marks(before[model], marks[model], number)
             assert _daily(lab) == _daily_expected(marks["sessions_fixed"])
+            chained = _check_chained(lab, chained, marks["sessions_fixed"], number)
         incremental = {model: _sessions(lab, model) for model in MODELS}
         events = [row for batch in batches for row in batch]
         for model in MODELS:
@@ -222,6 +312,7 @@ def test_batches_equal_a_full_rebuild(lab: DbtProject, target: str) -> None:
             assert _sessions(lab, model) == incremental[model]
             assert _marks(lab, model) == marks[model]
         assert _daily(lab) == daily
+        assert {k: v[0] for k, v in _chained(lab).items()} == {k: v[0] for k, v in chained.items()}
 
     check()
     assert len(loads) >= SPLITS.get(target, SPLITS["thrift"])
@@ -436,3 +527,36 @@ def test_a_day_a_merge_empties_is_dropped_downstream(lab: DbtProject) -> None:
     _load(lab, second)
     lab.invoke("run", "--select", f"sessions_fixed {DOWNSTREAM}")
     assert _daily(lab) == Counter({("a", 1, 3, 2, day): 1})
+
+
+def test_a_session_a_merge_removes_leaves_the_chained_table(lab: DbtProject) -> None:
+    """Over `sessions_fixed` (span_end): a late event merges a's sessions of
+    23:59:50 and of 00:00:05 the next day into one; the chained table loses
+    the second session's row and its day (a partition with no row left),
+    and the first session's row takes the merged session's windows. b,
+    untouched, keeps its row and its mark."""
+    first = [
+        (1, "a", BASE + timedelta(seconds=50), "10 seconds", 1),
+        (2, "a", BASE + timedelta(seconds=65), "10 seconds", 1),
+        (3, "b", BASE + timedelta(seconds=20), "10 seconds", 1),
+    ]
+    second = [(4, "a", BASE + timedelta(seconds=58), "10 seconds", 2)]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", f"sessions_fixed {CHAINED}")
+    day = BASE.date()
+    columns = "user_id, session_start, events_last_3, sessions_30s, longest_around"
+    rows = f"select {columns}, spark_query_catalog_changed_at from {lab.table(CHAINED)}"
+    assert sorted(tuple(r) for r in lab.sql(rows)) == [
+        ("a", BASE + timedelta(seconds=50), 1, 1, 1, 1),
+        ("a", BASE + timedelta(seconds=65), 2, 2, 1, 1),
+        ("b", BASE + timedelta(seconds=20), 1, 1, 1, 1),
+    ]
+    _load(lab, second)
+    lab.invoke("run", "--select", f"sessions_fixed {CHAINED}")
+    assert sorted(tuple(r) for r in lab.sql(rows)) == [
+        ("a", BASE + timedelta(seconds=50), 3, 1, 3, 2),
+        ("b", BASE + timedelta(seconds=20), 1, 1, 1, 1),
+    ]
+    partitions = lab.sql(f"show partitions {lab.table(CHAINED)}")
+    assert [r[0] for r in partitions] == [f"spark_query_catalog_date={day}"]

@@ -86,7 +86,8 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     Relation without a schema, a temporary view's name, a global temporary
     view, schema- and catalog-qualified names, and an ephemeral model with
     values given, a feature table under incremental_windows, a summary and a
-    feature table over it (a chain), and one under
+    feature table over it (a chain), sessions under incremental_sessions and
+    a feature table over them (span_end), and one under
     dbt's microbatch (three yearly batches whose frames reach over their
     edges), each output equal to rows worked out by hand; and none of the
     package's tables (or temporary views) in the consumer's schema."""
@@ -99,7 +100,7 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     assert statuses["reading_features_by_batch"] == "success"
     # Run again, the daily summary reads what changed since: nothing, and
     # keeps its days.
-    again = consumer.invoke("build", "--select", "user_event_features+")
+    again = consumer.invoke("build", "--select", "user_event_features+", "user_sessions+")
     assert {str(r.status) for r in again.result.results} <= {"success", "pass"}
     assert "consumer_models" in {r.node.name for r in again.result.results}
     assert any("spark_query_catalog_changed_at > 1" in query for query in consumer.queries)
@@ -116,7 +117,7 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
         "events", "metrics", "teams", "readings", "expected_macro_outputs", "events_view",
         "team_points_by_country", "device_level_sums", "ephemeral_events_by_kind",
         "user_event_features", "user_daily_features", "user_feature_trends",
-        "reading_features_by_batch",
+        "user_sessions", "user_session_trends", "reading_features_by_batch",
     } | {name for name in tables if name.startswith("consumer_events")}  # fmt: skip
     # The feature table's 2-row frame keeps its state (frame_states=true).
     columns = {

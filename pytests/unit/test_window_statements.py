@@ -784,3 +784,55 @@ def test_a_state_frame_s_anchors_answer_the_rows_question_and_the_dates(
     assert len(library.queries) == asked
     # The state frame's stage uses the anchors written: no second CREATE of them.
     assert stages["tables"] == [names["run_events"], *names["anchors"]]
+
+
+def test_a_span_end_replaces_the_stored_rows_inside_each_new_event_s_span(
+    lints_clean: Callable[[str], None],
+) -> None:
+    """span_end (sessions that a merge removes): a key's rewritten rows run
+    to the end of its last new span; the stored rows inside a new event's
+    span are left out of the run's events and of the rows kept, their days
+    are written, and a marker row a day tells the apply which day emptied."""
+    config = {"span_end": "event_end", "windows": {"amount_sum_2_1": WINDOWS["amount_sum_2_1"]}}
+    text = _events_sql(TABLE, {**BOUNDS, "older": None}, **config)
+    lints_clean(text)
+    assert "max(greatest(event_at, event_end)) as windows_last_new" in text
+    assert (
+        "    inner join new_keys\n        on stored_events.card <=> new_keys.card\n"
+        "    left anti join new_events as replacing\n"
+        "        on\n            stored_events.card <=> replacing.card\n"
+        "            and stored_events.event_at >= replacing.event_at\n"
+        "            and stored_events.event_at <= replacing.event_end\n"
+    ) in text
+    assert "broadcast(new_keys, replacing)" in text
+    library = Library(model_config={**CONFIG, **config})
+    settings = library.call("_sqc_incremental_windows_config")
+    stages = {**STAGES, "tables": ["run_events"], "written_dates": ["2024-03-11"],
+              "events_view": EVENTS}  # fmt: skip
+    library.answers = [("with new_events as", [('["2024-03-10", "2024-03-11"]',)])]
+    names = {"events": "run_events"}
+    dates = library.call("_sqc_window_written_dates", settings, names, stages, BOUNDS)
+    assert dates == ["2024-03-10", "2024-03-11"]
+    lints_clean(library.queries[-1])
+    assert "sequence(\n                to_date(event_at),\n" in library.queries[-1]
+    pending = str(library.call(
+        "_sqc_create_windows_pending_sql",
+        Relation("features__spark_query_catalog_pending", "analytics"),
+        settings, TABLE, "run_events", stages, BOUNDS, dates,
+    )).strip()  # fmt: skip
+    lints_clean(pending.split("\nas\n", 1)[1])
+    assert "left anti join new_events as replacing\n    on\n        stored_events.card" in pending
+    dates_array = "array(\n                date '2024-03-10',\n                date '2024-03-11'\n"
+    assert dates_array in pending
+    assert pending.endswith("    true as spark_query_catalog_marker\nfrom written_dates")
+    # Without span_end, none of it.
+    plain = _events_sql(TABLE, {**BOUNDS, "older": None}, windows=config["windows"])
+    assert "replacing" not in plain and "max(event_at) as windows_last_new" in plain
+
+
+@pytest.mark.parametrize("span_end", [3, "a.b", ["event_end"], ""])
+def test_a_bad_span_end_is_a_clear_compile_error(span_end: Any) -> None:
+    library = Library(model_config={**CONFIG, "span_end": span_end})
+    message = library.error("_sqc_incremental_windows_config")
+    words = "argument `span_end` must be one column of the events that ends each event's span"
+    assert words in message

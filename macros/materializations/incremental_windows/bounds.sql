@@ -21,7 +21,7 @@
                       whose `older` is that date (stages.sql)
       watermark       the new events' latest loaded_at: the run's watermark
     none when there are no new events. The dates of the partitions a run
-    writes are asked of its events view (incremental_windows.sql).
+    writes are asked once its events are written (_sqc_window_written_dates).
 -#}
 {% macro _sqc_window_bounds(settings, table, events_view) %}
     {%- set t = settings.order_by -%}
@@ -31,7 +31,7 @@
 select
     count(*) as new_events,
     cast(to_date(min({{ t }})) as string) as first_date,
-    cast(to_date(max({{ t }})) as string) as last_date,
+    cast(to_date(max({{ spark_query_catalog._sqc_window_span_end(settings) }})) as string) as last_date,
     {{ spark_query_catalog._sqc_loaded_text("max(" ~ settings.loaded_at ~ ")", table.loaded_type) }} as last_loaded
 from {{ events_view }}
 where
@@ -182,4 +182,67 @@ from stored_reads
     probe). -#}
 {% macro _sqc_window_halo_days_sql() %}
     {{- return("datediff(\n    to_date(windows_first_new),\n    spark_query_catalog_date\n)") -}}
+{% endmacro %}
+
+
+{#- The dates of the partitions a run writes, sorted: those of the rows it
+    writes, asked of its events table (or answered already, with its first
+    state frame's anchors: stages.written_dates), and with span_end every
+    day a new event's span touches (the days of the rows it replaces); or,
+    where it wrote none (RANGE frames without state: _sqc_window_stages),
+    each key's dates within the frames' reach of its new events (their
+    spans included), asked of the new events. Those hold every row written
+    or replaced, and a date among them that holds none is written as it
+    was. -#}
+{% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
+    {%- set t = settings.order_by -%}
+    {%- set new_events = spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) -%}
+    {%- if not stages.tables -%}
+        {%- set reach = spark_query_catalog._sqc_range_reach(settings) -%}
+        {%- set days = "sequence(\n    to_date(" ~ reach[0] ~ "),\n    to_date(" ~ reach[1] ~ ")\n)" -%}
+        {#- One row a key and date, each task keeping its distinct dates:
+            never every key's dates in one row. -#}
+        {%- set question -%}
+with {{ new_events | join(",\n\n") }},
+
+reached_days as (
+    select
+        explode(
+            {{ days | indent(12) }}
+        ) as reached_day
+    from new_keys
+)
+
+select to_json(collect_set(cast(reached_day as string))) as dates
+from reached_days
+        {%- endset -%}
+        {{- return(fromjson(run_query(question).rows[0][0]) | sort) -}}
+    {%- endif -%}
+    {%- if stages.written_dates is not none -%}
+        {%- set dates = stages.written_dates -%}
+    {%- else -%}
+        {%- set dates = fromjson(run_query("select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
+            ~ views.events ~ "\nwhere windows_write").rows[0][0]) -%}
+    {%- endif -%}
+    {%- if settings.span_end is not none -%}
+        {%- set spans -%}
+with {{ new_events[0] }},
+
+span_days as (
+    select
+        explode(
+            sequence(
+                to_date({{ t }}),
+                to_date({{ spark_query_catalog._sqc_window_span_end(settings) }})
+            )
+        ) as span_day
+    from new_events
+)
+
+select to_json(collect_set(cast(span_day as string))) as dates
+from span_days
+        {%- endset -%}
+        {%- set dates = dates + fromjson(run_query(spans).rows[0][0]) -%}
+    {%- endif -%}
+    {{- return(dates | unique | sort) -}}
 {% endmacro %}

@@ -25,6 +25,12 @@
       loaded_at         column that grows with every load (a batch id, a load
                         time): events with a larger value than the table has
                         seen are new
+      span_end          column (order_by's type) that ends each event's span,
+                        for events that replace one another, such as the
+                        sessions of an incremental_sessions table (a merge
+                        removes a session): a new event replaces every stored
+                        row of its keys whose order_by lies in [order_by,
+                        span_end]. Default none: rows never disappear
       broadcast_rows    up to how many new events a run sends whole to every
                         task instead of shuffling (default 200000; 0 never)
       frame_states      which ROWS frames of sums, counts and avgs keep their
@@ -68,6 +74,12 @@
         {{- spark_query_catalog._sqc_fail(name, "copies", "'first' (the first loaded copy of an event is kept)"
             ~ " or 'last' (a newer version replaces it)", copies) -}}
     {%- endif -%}
+    {%- set span_end = config.get("span_end") -%}
+    {%- if span_end is not none and (span_end is not string
+        or not spark_query_catalog._sqc_is_qualified_name(span_end | trim) or "." in span_end) -%}
+        {{- spark_query_catalog._sqc_fail(name, "span_end", "one column of the events that ends each event's span"
+            ~ " (such as session_end), or none", span_end) -}}
+    {%- endif -%}
     {%- set event_keys = spark_query_catalog._sqc_string_list(settings.event_key, name, "event_key", allow_empty=false) -%}
     {%- do settings.update({
         "order_by": settings.order_by | trim,
@@ -75,7 +87,8 @@
         "event_keys": event_keys,
         "broadcast_rows": broadcast_rows,
         "frame_states": frame_states,
-        "copies": copies
+        "copies": copies,
+        "span_end": span_end | trim if span_end is not none else none
     }) -%}
     {%- do settings.update(spark_query_catalog._sqc_window_frames(settings)) -%}
     {{- return(settings) -}}

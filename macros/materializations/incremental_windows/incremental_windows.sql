@@ -11,8 +11,9 @@
     What a run does, one question per file of this folder:
       config.sql         reads and checks the model's config
       table.sql          the events' columns, the stored table, its watermark
-      bounds.sql         the new events' span, and for ROWS frames how far
-                         back the keys of new events must be read
+      bounds.sql         the new events' span, for ROWS frames how far
+                         back the keys of new events must be read, and the
+                         dates written
       run_tables.sql     the run's own tables and views, and shared pieces
       reads.sql          which stored rows a run rewrites and reads
       reach.sql          how far into the stored rows it reaches
@@ -20,8 +21,7 @@
       stages.sql         the frames over them, one CTE a frame
       states.sql         frames that keep their state (then state_anchors,
                          state_records, state_results)
-      writes.sql         the full refresh's table, the dates written, the
-                         pending table
+      writes.sql         the full refresh's table, the pending table
     and, shared with incremental_sessions (../shared/): the model's keys
     (config.sql), the table's recorded state (relations.sql), the events
     view (events.sql), the pending table's apply (apply.sql) and the fault
@@ -113,7 +113,8 @@
                     written_dates) }}
             {%- endcall -%}
             {%- do spark_query_catalog._sqc_incremental_fault("incremental_windows", "pending") -%}
-            {%- do spark_query_catalog._sqc_apply_pending(table, pending, bounds) -%}
+            {#- With span_end a day may lose all its rows: the apply asks which. -#}
+            {%- do spark_query_catalog._sqc_apply_pending(table, pending, none if settings.span_end else bounds) -%}
         {%- endif -%}
     {%- endif -%}
 

@@ -68,7 +68,7 @@ stored_reads as (
         {%- do nearby_where.append("stored_events.spark_query_catalog_date <= date '" ~ bounds.last_date ~ "'") -%}
     {%- endif -%}
     {{- return(spark_query_catalog._sqc_stored_rows_cte(
-        "nearby_rows", settings, table, "new_keys", nearby_where, bounds.broadcast_new
+        "nearby_rows", settings, table, "new_keys", nearby_where, bounds.broadcast_new, replaced=true
     )) -}}
 {% endmacro %}
 

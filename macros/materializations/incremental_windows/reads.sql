@@ -24,9 +24,11 @@
 
 
 {#- CTEs new_events and new_keys: a run's new events, and per key the time
-    of its first and last. -#}
+    of its first and last (with span_end, the end of its last span: the
+    stored rows it replaces lie before it). -#}
 {% macro _sqc_new_window_events_ctes(settings, events_view, bounds) %}
     {%- set keys = settings.key_columns | join(",\n        ") -%}
+
     {%- set new_events -%}
 new_events as (
     select *
@@ -41,7 +43,7 @@ new_keys as (
     select
         {{ keys }},
         min({{ settings.order_by }}) as windows_first_new,
-        max({{ settings.order_by }}) as windows_last_new
+        max({{ spark_query_catalog._sqc_window_span_end(settings) }}) as windows_last_new
     from new_events
     group by
         {{ keys }}
@@ -52,17 +54,24 @@ new_keys as (
 
 
 {#- The stored rows of the new events' keys from `where`, with their key's
-    first_new and last_new: a CTE `name` over `keys` (a CTE of keys). -#}
-{% macro _sqc_stored_rows_cte(name, settings, table, keys, where, broadcast) %}
+    first_new and last_new: a CTE `name` over `keys` (a CTE of keys).
+    `replaced`: leave out the rows a new event replaces (span_end). -#}
+{% macro _sqc_stored_rows_cte(name, settings, table, keys, where, broadcast, replaced=false) %}
+    {%- set replacing = replaced and settings.span_end is not none -%}
     {%- set cte -%}
 {{ name }} as (
-    select{{ " /*+ broadcast(" ~ keys ~ ") */" if broadcast }}
+    select{{ " /*+ broadcast(" ~ keys ~ (", replacing" if replacing) ~ ") */" if broadcast }}
         stored_events.*,
         {{ keys }}.windows_first_new,
         {{ keys }}.windows_last_new
     from {{ table.relation }} as stored_events
     inner join {{ keys }}
         on {{ spark_query_catalog._sqc_key_match("stored_events", keys, settings.key_columns) }}
+    {%- if replacing %}
+    left anti join new_events as replacing
+        on
+            {{ spark_query_catalog._sqc_replaced_match(settings) | indent(4) }}
+    {%- endif %}
     where
         {{ where | join("\n        and ") }}
 )
@@ -178,4 +187,24 @@ new_keys as (
         {%- do read.append(settings.order_by ~ " between windows_read_from and windows_read_to") -%}
     {%- endif -%}
     {{- return(read | join("\n        or ")) -}}
+{% endmacro %}
+
+
+{#- Where an event's span ends: its order_by, or the later of it and its
+    span_end. -#}
+{% macro _sqc_window_span_end(settings) %}
+    {{- return(settings.order_by if settings.span_end is none
+        else "greatest(" ~ settings.order_by ~ ", " ~ settings.span_end ~ ")") -}}
+{% endmacro %}
+
+
+{#- Whether a stored row (stored_events) lies in the span of a new event of
+    its keys (replacing), which replaces it: with span_end, sessions that a
+    merge removed, and the old versions of the sessions that stay. -#}
+{% macro _sqc_replaced_match(settings) %}
+    {%- set t = settings.order_by -%}
+    {{- return(([spark_query_catalog._sqc_key_match("stored_events", "replacing", settings.key_columns),
+        "stored_events." ~ t ~ " >= replacing." ~ t,
+        "stored_events." ~ t ~ " <= replacing." ~ settings.span_end
+    ]) | join("\n        and ")) -}}
 {% endmacro %}

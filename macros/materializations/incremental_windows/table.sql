@@ -27,6 +27,13 @@
         {{- spark_query_catalog._sqc_fail(name, "order_by", "a date or timestamp column (the table is partitioned"
             ~ " by its date); " ~ settings.order_by ~ " is " ~ order_type, settings.order_by) -}}
     {%- endif -%}
+    {%- if settings.span_end is not none -%}
+        {%- set span_column = spark_query_catalog._sqc_find_column(columns, spark_query_catalog._sqc_unquote(settings.span_end)) -%}
+        {%- if span_column is none or span_column.data_type | lower != order_type -%}
+            {{- spark_query_catalog._sqc_fail(name, "span_end", "a column of the model's events of order_by's type ("
+                ~ order_type ~ "): " ~ (names | join(", ")), settings.span_end) -}}
+        {%- endif -%}
+    {%- endif -%}
     {%- set internal = ["windows_first_new", "windows_last_new", "windows_rows_before", "windows_rows_after",
         "windows_rewrite", "windows_rewrite_before", "windows_rewrite_after", "windows_read_from", "windows_read_to",
         "windows_found_before", "windows_latest_date", "windows_write", "windows_source", "windows_copy",

@@ -1,6 +1,7 @@
 {#-
-    What a run writes: the full refresh's table, the dates an incremental
-    run writes, and the pending table that holds their new content.
+    What a run writes: the full refresh's table, and the pending table that
+    holds the new content of the dates an incremental run writes
+    (bounds.sql).
 -#}
 
 
@@ -64,44 +65,6 @@ from {{ stages.last }}
 {%- endmacro %}
 
 
-{#- The dates of the partitions a run writes, sorted: those of the rows it
-    writes, asked of its events table (or answered already, with its first
-    state frame's anchors: stages.written_dates); or, where it wrote none
-    (RANGE frames without state: _sqc_window_stages), each key's dates
-    within the frames' reach of its new events, asked of the new events.
-    Those hold every row written, and a date among them that holds none is
-    written as it was. -#}
-{% macro _sqc_window_written_dates(settings, views, stages, bounds) %}
-    {%- set t = settings.order_by -%}
-    {%- if stages.written_dates is not none -%}
-        {{- return(stages.written_dates) -}}
-    {%- elif stages.tables -%}
-        {%- set question = "select to_json(collect_set(cast(to_date(" ~ t ~ ") as string))) as dates\nfrom "
-            ~ views.events ~ "\nwhere windows_write" -%}
-    {%- else -%}
-        {%- set reach = spark_query_catalog._sqc_range_reach(settings) -%}
-        {%- set days = "sequence(\n    to_date(" ~ reach[0] ~ "),\n    to_date(" ~ reach[1] ~ ")\n)" -%}
-        {#- One row a key and date, each task keeping its distinct dates:
-            never every key's dates in one row. -#}
-        {%- set question -%}
-with {{ spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) | join(",\n\n") }},
-
-reached_days as (
-    select
-        explode(
-            {{ days | indent(12) }}
-        ) as reached_day
-    from new_keys
-)
-
-select to_json(collect_set(cast(reached_day as string))) as dates
-from reached_days
-        {%- endset -%}
-    {%- endif -%}
-    {{- return(fromjson(run_query(question).rows[0][0]) | sort) -}}
-{% endmacro %}
-
-
 {#- The pending table: the new content of every partition a run touches
     (the stored rows it keeps, the rows it writes), whose dates are
     `written_dates` (_sqc_window_written_dates). No partition is left
@@ -116,7 +79,10 @@ from reached_days
     events are), not with every row written. Where the run wrote no table
     of its own (RANGE frames without state: its frames are CTEs here), a
     key's span is its new events' reach, first_new - F to last_new + B:
-    every stored row there is written (the top of reads.sql). -#}
+    every stored row there is written (the top of reads.sql).
+    With span_end, the stored rows inside a new event's span are replaced
+    (not kept), and a marker row a date says which dates were written, so
+    that the apply drops a date left with no row. -#}
 {% macro _sqc_create_windows_pending_sql(pending, settings, table, events_view_name, stages, bounds, written_dates) %}
     {%- set t = settings.order_by -%}
     {%- set dates = [] -%}
@@ -124,8 +90,10 @@ from reached_days
         {%- do dates.append("date " ~ spark_query_catalog._sqc_string_literal(day)) -%}
     {%- endfor -%}
     {%- set kept_columns = [] -%}
+    {%- set marker_columns = [] -%}
     {%- for column in table.data_columns -%}
         {%- do kept_columns.append("stored_events." ~ column) -%}
+        {%- do marker_columns.append("null as " ~ column) -%}
     {%- endfor -%}
     {%- set order = spark_query_catalog._sqc_window_row_order(settings) -%}
     {%- set stored_order = [] -%}
@@ -136,7 +104,9 @@ from reached_days
     {%- set match = [spark_query_catalog._sqc_key_match("stored_events", "written_spans", settings.key_columns),
         ("stored_events." ~ t if reach else "struct(" ~ stored_order | join(", ") ~ ")")
         ~ "\n        between written_spans.windows_written_from\n        and written_spans.windows_written_to"] -%}
-    {%- set ctes = spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) if reach else [] -%}
+    {%- set replacing = settings.span_end is not none -%}
+    {%- set new_events = spark_query_catalog._sqc_new_window_events_ctes(settings, stages.events_view, bounds) -%}
+    {%- set ctes = new_events if reach else new_events[:1] if replacing else [] -%}
     {%- if stages.ctes -%}
         {%- do ctes.append(spark_query_catalog._sqc_window_stage_ctes_sql(stages)) -%}
     {%- endif -%}
@@ -166,6 +136,19 @@ written_spans as (
         {%- endset -%}
     {%- endif -%}
     {%- do ctes.append(written_spans) -%}
+    {%- if replacing -%}
+        {%- set written -%}
+written_dates as (
+    select
+        explode(
+            array(
+{{ spark_query_catalog._sqc_list_lines(dates, 16) }}
+            )
+        ) as spark_query_catalog_date
+)
+        {%- endset -%}
+        {%- do ctes.append(written) -%}
+    {%- endif -%}
     {%- set written_columns = spark_query_catalog._sqc_window_computed_columns(table) -%}
     {#- A written row keeps the mark of the stored row it replaces where
         its window values are the same. -#}
@@ -193,6 +176,11 @@ from {{ table.relation }} as stored_events
 left anti join written_spans
     on
         {{ match | join("\n        and ") }}
+{%- if replacing %}
+left anti join new_events as replacing
+    on
+        {{ spark_query_catalog._sqc_replaced_match(settings) }}
+{%- endif %}
 where
     stored_events.spark_query_catalog_date in (
 {{ spark_query_catalog._sqc_list_lines(dates, 8) }}
@@ -203,4 +191,10 @@ select
     "to_date(" ~ t ~ ") as spark_query_catalog_date", "false as spark_query_catalog_marker"], 4) }}
 from {{ stages.last }}
 where windows_write
+{%- if replacing %}
+union all
+select
+{{ spark_query_catalog._sqc_list_lines(marker_columns + ["spark_query_catalog_date", "true as spark_query_catalog_marker"], 4) }}
+from written_dates
+{%- endif %}
 {%- endmacro %}
