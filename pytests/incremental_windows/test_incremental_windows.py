@@ -516,6 +516,9 @@ def test_rows_frames_read_back_only_for_keys_with_older_rows(lab: DbtProject, mo
          "the model's events have a column amount, which is the name of a window"),
         ("order_by='amount'", "argument `order_by` must be a date or timestamp column"),
         ("keys='user_id'", "argument `keys` must be columns of the model's events"),
+        ("event_key='event_id', span_end='amount'",
+         "argument `span_end` must be a column of the model's events of order_by's type"
+         " (timestamp)"),
     ],
 )  # fmt: skip
 def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -> None:
