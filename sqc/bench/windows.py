@@ -12,10 +12,13 @@ Two feature models, each measured alone:
   rows 1,000     the average amount of the 1,000 events up to each (a ROWS
                  frame: 100 days of a user's events; a run counts rows back)
 
-and a chain: `range 7 days`, then a daily summary of it per user
-(incremental, insert_overwrite by day) that reads what the feature run
-changed with `changed_rows` (the days that hold a changed row, whole), the
-two runs one after the other, timed and read apart and summed.
+and two chains, the runs one after the other, timed and read apart and
+summed: `range 7 days`, then a daily summary of it per user (incremental,
+insert_overwrite by day) that reads what the feature run changed with
+`changed_rows` (the days that hold a changed row, whole); and sessions
+(incremental_sessions, 30 minutes), then each session's amount and
+sessions of the 7 days up to it (incremental_windows over the sessions,
+span_end: a merged session's row goes).
 
 For each model and history size, after one warm-up round (whose incremental
 run measures how many days back a ROWS frame reaches, kept for the next
@@ -102,11 +105,50 @@ from (
 ) as features
 group by user_id, spark_query_catalog_date
 """
+# Sessions (30 minutes), and each session's amount and sessions of the 7
+# days up to it: a feature table over an incremental_sessions table, whose
+# merged sessions it drops (span_end).
+SESSIONS = """{{ config(
+    materialized='incremental_sessions',
+    keys='user_id',
+    timestamp_column='event_at',
+    gap='30 minutes',
+    aggregates={'event_count': 'count(*)', 'amount': 'sum(amount)'},
+    event_key='event_id',
+    loaded_at='loaded_at'
+) }}
+"""
+SESSION_FEATURES = """{{ config(
+    materialized='incremental_windows',
+    keys='user_id',
+    order_by='session_start',
+    event_key='session_id',
+    span_end='session_end',
+    loaded_at='sessions_changed_at',
+    copies='last',
+    windows={
+        'amount_7_days': {'expression': 'sum(amount)', 'frame': 'range', 'preceding': '7 days'},
+        'sessions_7_days': {'expression': 'count(*)', 'frame': 'range', 'preceding': '7 days'}
+    }
+) }}
+select
+    session_id,
+    user_id,
+    session_start,
+    session_end,
+    amount,
+    spark_query_catalog_changed_at as sessions_changed_at
+from {{ ref('sessions') }}
+"""
 # A chain: its models in the order they run, each with its table's partition column.
 CHAINS = {
     "chain: range 7 days, daily summary": [
         ("features_range", "spark_query_catalog_date"),
         ("summary_range", "event_date"),
+    ],
+    "chain: sessions, 7-day session features": [
+        ("sessions", "session_date"),
+        ("session_features", "spark_query_catalog_date"),
     ],
 }
 INCREMENTAL = "incremental"
@@ -121,7 +163,15 @@ class WindowsLab(Lab):
     def __init__(self) -> None:
         directory = Path(tempfile.mkdtemp(prefix="bench_windows_"))
         models = {name: config + EVENTS for name, config in MODELS.values()}
-        write_lab(directory, {**models, "summary_range": SUMMARY})
+        write_lab(
+            directory,
+            {
+                **models,
+                "summary_range": SUMMARY,
+                "sessions": SESSIONS + EVENTS,
+                "session_features": SESSION_FEATURES,
+            },
+        )
         self.schema = SCHEMA
         self.dbt = DbtProject(directory, schema=SCHEMA)
         self.dbt.invoke("deps")
@@ -307,15 +357,15 @@ def markdown(records: list[dict[str, Any]]) -> str:
             )
     for r in records:
         if r["model"] in CHAINS:
-            summary = CHAINS[r["model"]][-1][0]
+            first, summary = CHAINS[r["model"]][0][0], CHAINS[r["model"]][-1][0]
             summary_rows = r["read_by_model"][INCREMENTAL][summary]["rows"]
             times = ", ".join(
                 f"{name} {seconds:.2f} s"
                 for name, seconds in r.get("medians_by_model", {}).get(INCREMENTAL, {}).items()
             )
             notes.append(
-                f"- {r['model']}, {r['days']} days: the incremental runs ({times}); the feature "
-                f"run changed {r['changed_rows']:,} rows, the summary's run read "
+                f"- {r['model']}, {r['days']} days: the incremental runs ({times}); {first}'s "
+                f"run changed {r['changed_rows']:,} rows, {summary}'s run read "
                 f"{summary_rows:,} rows ({summary_rows / max(r['changed_rows'], 1):.2f}x)."
             )
     return "\n".join(lines + (["", *notes] if notes else [])) + "\n"

@@ -67,9 +67,10 @@ from {{ stages.last }}
 
 {#- The pending table: the new content of every partition a run touches
     (the stored rows it keeps, the rows it writes), whose dates are
-    `written_dates` (_sqc_window_written_dates). No partition is left
-    empty (each holds a row written, or stored rows it keeps), so none has
-    the marker row that incremental_sessions writes for one.
+    `written_dates` (_sqc_window_written_dates). Without span_end no
+    partition is left empty (each holds a row written, or stored rows it
+    keeps), so none has the marker row that incremental_sessions writes
+    for one.
     The stored rows a run rewrites are, per key, one span in the frames'
     row order (time, then event key): the rows from first_new to last_new,
     widened by the RANGE reach and by the rows a ROWS frame shifts, each
