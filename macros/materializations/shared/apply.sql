@@ -16,8 +16,9 @@
 
     `known` ({watermark}), from the run that wrote the pending table,
     spares the question of its partitions: an incremental_windows run
-    leaves none empty (each holds a row it wrote), and knows its watermark
-    (its new events' latest loaded_at). A repair asks.
+    without span_end leaves none empty (each holds a row it wrote), and
+    knows its watermark (its new events' latest loaded_at). A repair, and a
+    run with span_end, ask.
 -#}
 {% macro _sqc_apply_pending(table, pending, known=none) %}
     {%- set loaded = "max(max(spark_query_catalog_loaded_at)) over ()" -%}
