@@ -443,6 +443,39 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert not [name for name in tables if "__spark_query_catalog_" in name], tables
 
 
+@pytest.mark.server
+def test_a_table_dropped_by_hand_after_a_run_died_is_rebuilt_and_runs_on(
+    lab: DbtProject,
+) -> None:
+    """A run dies after writing its own tables, and the user drops the
+    model's table (and the pending one) by hand: the next run rebuilds it,
+    drops the dead run's tables, and the run after it, which writes them
+    again, succeeds (before, it failed: the table already exists)."""
+    model = "features_states"  # a state frame: anchors and results tables too
+    first = [(1, "a", BASE, 1, 1), (2, "a", BASE + timedelta(seconds=8), 2, 1)]
+    second = [(3, "a", BASE + timedelta(seconds=4), 3, 2)]
+    third = [(4, "a", BASE + timedelta(seconds=6), 4, 3)]
+    _reset(lab)
+    _load(lab, first)
+    lab.invoke("run", "--select", model)
+    _load(lab, second)
+    lab.invoke(
+        "run", "--select", model, "--vars", "{_spark_query_catalog_fault_injection: pending}",
+        expect_success=False,
+    )  # fmt: skip
+    tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    left = {name for name in tables if name.startswith(f"{model}__spark_query_catalog_run_")}
+    assert f"{model}__spark_query_catalog_run_events" in left, tables
+    lab.sql(f"drop table {lab.table(model)}")
+    lab.sql(f"drop table {lab.table(model + '__spark_query_catalog_pending')}")
+    lab.invoke("run", "--select", model)
+    tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
+    assert not left & tables, tables
+    _load(lab, third)
+    lab.invoke("run", "--select", model)
+    assert _windows_only(_table(lab, model), model) == _expected(first + second + third, model)
+
+
 def _run_property(lab: DbtProject, model: str) -> str | None:
     rows = lab.sql(f"show tblproperties {lab.schema}.{model}")
     return next((r[1] for r in rows if r[0] == "spark_query_catalog.run"), None)

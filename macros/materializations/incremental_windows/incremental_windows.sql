@@ -75,6 +75,14 @@
                 {%- do spark_query_catalog._sqc_clear_run_tables(views, pending) -%}
             {%- endif -%}
             {%- do adapter.drop_relation(existing) -%}
+        {%- else -%}
+            {#- A table dropped by hand after a run died leaves no record of
+                that run, but may leave its tables: the next run would fail
+                to create them. dbt's relation cache knows them (no query). -#}
+            {%- for run_table in [views.run_events] + views.anchors + views.run_results
+                if adapter.get_relation(run_table.database, run_table.schema, run_table.identifier) is not none -%}
+                {%- do adapter.drop_relation(run_table) -%}
+            {%- endfor -%}
         {%- endif -%}
         {%- do spark_query_catalog._sqc_clear_orphaned_location(target_relation) -%}
         {%- set stages = spark_query_catalog._sqc_window_stages(settings, event_columns, none, events_view, none, views) -%}
