@@ -443,7 +443,6 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert not [name for name in tables if "__spark_query_catalog_" in name], tables
 
 
-@pytest.mark.server
 def test_a_table_dropped_by_hand_after_a_run_died_is_rebuilt_and_runs_on(
     lab: DbtProject,
 ) -> None:
