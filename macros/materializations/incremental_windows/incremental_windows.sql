@@ -79,7 +79,7 @@
             {#- A table dropped by hand after a run died leaves no record of
                 that run, but may leave its tables: the next run would fail
                 to create them. dbt's relation cache knows them (no query). -#}
-            {%- for run_table in [views.run_events] + views.anchors + views.run_results
+            {%- for run_table in spark_query_catalog._sqc_window_run_tables(views)
                 if adapter.get_relation(run_table.database, run_table.schema, run_table.identifier) is not none -%}
                 {%- do adapter.drop_relation(run_table) -%}
             {%- endfor -%}

@@ -28,7 +28,6 @@
     stored rows it replaces lie before it). -#}
 {% macro _sqc_new_window_events_ctes(settings, events_view, bounds) %}
     {%- set keys = settings.key_columns | join(",\n        ") -%}
-
     {%- set new_events -%}
 new_events as (
     select *

@@ -54,12 +54,18 @@
 {% endmacro %}
 
 
+{#- Every table a run may write of its own (`views`: _sqc_window_view_names). -#}
+{% macro _sqc_window_run_tables(views) %}
+    {{- return([views.run_events] + views.anchors + views.run_results) -}}
+{% endmacro %}
+
+
 {#- What a run that died may have left: its tables (`views.run_events`,
     `views.run_results`), and the directories of those and of the `pending`
     table whose CREATE was killed. The pending table itself is applied, not
     dropped (incremental_windows.sql). -#}
 {% macro _sqc_clear_run_tables(views, pending) %}
-    {%- for run_table in [views.run_events] + views.anchors + views.run_results -%}
+    {%- for run_table in spark_query_catalog._sqc_window_run_tables(views) -%}
         {%- do adapter.drop_relation(run_table) -%}
         {%- do spark_query_catalog._sqc_clear_orphaned_location(run_table, known_absent=true) -%}
     {%- endfor -%}

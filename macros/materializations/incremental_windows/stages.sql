@@ -28,9 +28,8 @@
     may have the events and the anchors written again, further back); the
     state stages and the pending table read them again. Returns {ctes,
     last, views: the temporary views made, tables: the run's tables
-    written, events_view: the model's events where the pending table
-    reads the new events (it keeps rows by their reach, or leaves out the
-    rows they replace: span_end), else none, written_dates: the
+    written, events_view: the model's events in an incremental run (none
+    in a full refresh), written_dates: the
     dates written where the anchors answered them (else none)}. -#}
 {% macro _sqc_window_stages(settings, event_columns, table, events_view, bounds, views) %}
     {%- set events_sql = spark_query_catalog._sqc_window_events_sql(settings, event_columns, table, events_view, bounds) -%}
@@ -62,7 +61,7 @@
     {%- set ctes = spark_query_catalog._sqc_window_frame_ctes(settings, table, views.run_events, views, bounds, span) -%}
     {#- The last state frame's results are a CTE of the pending table's statement. -#}
     {{- return({"ctes": ctes, "last": ctes[-1].name, "views": [], "tables": [views.run_events]
-        + views.anchors + views.run_results[:-1], "events_view": events_view if settings.span_end else none,
+        + views.anchors + views.run_results[:-1], "events_view": events_view,
         "written_dates": span.written_dates if span is not none else none}) -}}
 {% endmacro %}
 
