@@ -82,13 +82,13 @@ def test_the_package_adds_no_node(consumer: DbtProject) -> None:
 
 
 def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
-    """dbt build: every public macro on a ref, a view, a quoted source, a
-    Relation without a schema, a temporary view's name, a global temporary
-    view, schema- and catalog-qualified names, and an ephemeral model with
-    values given, a feature table under incremental_windows, a summary and a
-    feature table over it (a chain), sessions under incremental_sessions and
-    a feature table over them (span_end), and one under
-    dbt's microbatch (three yearly batches whose frames reach over their
+    """dbt build: every public macro that reads a relation on a ref (in every
+    form), a view, a quoted source, a Relation without a schema, a temporary
+    view's name, a global temporary view, schema- and catalog-qualified
+    names, and an ephemeral model with values given, a feature table under
+    incremental_windows, a summary and a feature table over it (a chain),
+    sessions under incremental_sessions and a feature table over them
+    (span_end), and one under dbt's microbatch (three yearly batches whose frames reach over their
     edges), each output equal to rows worked out by hand; and none of the
     package's tables (or temporary views) in the consumer's schema."""
     result = consumer.invoke("build")

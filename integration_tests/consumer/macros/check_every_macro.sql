@@ -1,19 +1,23 @@
 {#-
-    Every public macro of spark_query_catalog called on `relation` (any kind
-    of relation: the tests in tests/ pass one each), each output row compared,
-    as Spark's to_json of the row, with the rows worked out by hand in
-    seeds/expected_macro_outputs.csv. Returns the rows that differ: none when
-    every macro gives exactly the expected rows.
+    Every public macro of spark_query_catalog that reads a relation, called
+    on `relation` (any kind of relation: the tests in tests/ pass one each),
+    each output row compared, as Spark's to_json of the row, with the rows
+    worked out by hand in seeds/expected_macro_outputs.csv. Returns the rows
+    that differ: none when every macro gives exactly the expected rows.
+
+    Every macro reads its relation through the same two helpers (its SQL
+    name and its columns), so each kind of relation gets one call of each
+    macro; with every_form=true (on a ref) the macros' other forms run too:
+    frames, exclusions, holistic aggregates, distinct counts, methods.
 
     Under --empty dbt limits ref() and source() to no rows but not names or
     Relations it did not make: the checks then run their SQL and compare
     nothing.
 -#}
-{% macro check_every_macro(relation) %}
+{% macro check_every_macro(relation, every_form=false) %}
     {%- set values = spark_query_catalog.pivot_values(relation, 'kind') -%}
     {%- set checks = {
         "pivot": spark_query_catalog.pivot(relation, 'kind', 'sum(amount)', group_by='user_id'),
-        "pivot_grand_total": spark_query_catalog.pivot(relation, 'kind', 'count(*)', group_by=[]),
         "pivot_values": "select '" ~ values | join(",") ~ "' as values",
         "unpivot": "select * from (" ~ spark_query_catalog.unpivot(
             relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind']
@@ -23,18 +27,32 @@
         "session_windows": "select * except (session_id) from (" ~ spark_query_catalog.session_windows(
             relation, 'user_id', 'event_at', '10 minutes', {'events': 'count(*)', 'total': 'sum(amount)'}
         ) ~ ") as sessions",
-        "rolling_rows": "select event_id, " ~ spark_query_catalog.rolling(
-            'sum(amount)', 'event_at', partition_by='user_id', preceding=1, relation=relation
-        ) ~ " as amount_sum from " ~ relation,
         "rolling_range": "select event_id, " ~ spark_query_catalog.rolling(
             'count(*)', 'event_at', partition_by='user_id', frame='range', preceding='10 minutes', relation=relation
         ) ~ " as event_count from " ~ relation,
-        "rolling_linear": "select event_id, " ~ spark_query_catalog.rolling(
-            'sum(amount)', 'event_id', partition_by='user_id', preceding=20, relation=relation, method='linear'
-        ) ~ " as amount_sum from " ~ relation,
         "rolling_select": "select event_id, top_amount from (" ~ spark_query_catalog.rolling_select(
             relation, {'top_amount': 'max(amount)'}, 'event_id', partition_by='user_id', preceding=1, method='linear'
         ) ~ ") as rolled",
+        "rolling_calendar": spark_query_catalog.rolling_calendar(
+            relation, {'events': 'count(*)', 'amount': 'sum(amount)'}, 'event_at', step='hour',
+            partition_by='user_id', preceding=1, start='2024-01-01 08:00:00', end='2024-01-01 12:00:00', fill='zero'
+        )
+    } -%}
+    {%- set outputs = [] -%}
+    {%- for name, sql in checks.items() -%}
+        {%- do outputs.append({"name": name, "sql": sql}) -%}
+    {%- endfor -%}
+    {%- if not every_form -%}
+        {{- return(check_outputs(outputs)) -}}
+    {%- endif -%}
+    {%- set forms = {
+        "pivot_grand_total": spark_query_catalog.pivot(relation, 'kind', 'count(*)', group_by=[]),
+        "rolling_rows": "select event_id, " ~ spark_query_catalog.rolling(
+            'sum(amount)', 'event_at', partition_by='user_id', preceding=1, relation=relation
+        ) ~ " as amount_sum from " ~ relation,
+        "rolling_linear": "select event_id, " ~ spark_query_catalog.rolling(
+            'sum(amount)', 'event_id', partition_by='user_id', preceding=20, relation=relation, method='linear'
+        ) ~ " as amount_sum from " ~ relation,
         "rolling_distinct": "select event_id, kinds from (" ~ spark_query_catalog.rolling_select(
             relation, {'kinds': 'count(distinct kind)'}, 'event_id', partition_by='user_id', preceding=2, method='linear'
         ) ~ ") as counted",
@@ -62,22 +80,17 @@
             relation, {'events': 'count(*)', 'amount_sum': 'sum(amount)'}, 'event_at', partition_by='user_id',
             preceding=1, following=-2
         ) ~ ") as emptied",
-        "rolling_calendar": spark_query_catalog.rolling_calendar(
-            relation, {'events': 'count(*)', 'amount': 'sum(amount)'}, 'event_at', step='hour',
-            partition_by='user_id', preceding=1, start='2024-01-01 08:00:00', end='2024-01-01 12:00:00', fill='zero'
-        ),
         "rolling_unordered": "select event_id, " ~ spark_query_catalog.rolling(
             'sum(amount)', [], partition_by='user_id', frame='range', relation=relation
         ) ~ " as amount_sum from " ~ relation
     } -%}
+    {%- for name, sql in forms.items() -%}
+        {%- do outputs.append({"name": name, "sql": sql}) -%}
+    {%- endfor -%}
     {%- set stacked = "select * from (" ~ spark_query_catalog.unpivot(
         relation, columns=['amount', 'bonus'], name_column='measure', remove=['user_id', 'event_at', 'kind'],
         method='stack'
     ) ~ ") as stacked" -%}
-    {%- set outputs = [] -%}
-    {%- for name, sql in checks.items() -%}
-        {%- do outputs.append({"name": name, "sql": sql}) -%}
-    {%- endfor -%}
     {%- do outputs.append({"name": "unpivot", "sql": stacked, "label": "unpivot, method=stack"}) -%}
     {%- set distinct_native = "select event_id, " ~ spark_query_catalog.rolling(
         'count(distinct kind)', 'event_id', partition_by='user_id', preceding=2, relation=relation

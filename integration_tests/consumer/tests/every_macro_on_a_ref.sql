@@ -1,3 +1,3 @@
 -- depends_on: {{ ref('events') }}
--- Every macro of the package on a ref.
-{{ check_every_macro(ref('events')) }}
+-- Every macro of the package on a ref, in every form.
+{{ check_every_macro(ref('events'), every_form=true) }}
