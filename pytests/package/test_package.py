@@ -88,9 +88,10 @@ def test_every_macro_on_every_relation_kind(consumer: DbtProject) -> None:
     names, and an ephemeral model with values given, a feature table under
     incremental_windows, a summary and a feature table over it (a chain),
     sessions under incremental_sessions and a feature table over them
-    (span_end), and one under dbt's microbatch (three yearly batches whose frames reach over their
-    edges), each output equal to rows worked out by hand; and none of the
-    package's tables (or temporary views) in the consumer's schema."""
+    (span_end), and one under dbt's microbatch (three yearly batches whose
+    frames reach over their edges), each output equal to rows worked out by
+    hand; and none of the package's tables (or temporary views) in the
+    consumer's schema."""
     result = consumer.invoke("build")
     statuses = {r.node.name: str(r.status) for r in result.result.results}
     assert set(statuses.values()) <= {"success", "pass"}, statuses
