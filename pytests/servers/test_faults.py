@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,10 +42,15 @@ SELECTION = sample_selection(without=("card_features_by_batch",))
 
 
 @pytest.fixture(scope="module")
-def fault_server(target: str) -> ThriftServer:
+def fault_server(target: str) -> Iterator[ThriftServer]:
+    """A second Thrift server, started fresh for the module (the first test
+    needs a fresh one) and stopped after it."""
     if target != "thrift":
         pytest.skip("kills and restarts a Thrift server: run on the thrift target")
-    return ThriftServer("thrift_fault", port=PORT)
+    server = ThriftServer("thrift_fault", port=PORT)
+    server.start()
+    yield server
+    server.stop()
 
 
 def _build_and_kill(
@@ -121,18 +127,14 @@ def test_fresh_server_closes_concurrent_sessions(fault_server: ThriftServer) -> 
             except Exception as error:  # every failure is reported below
                 errors.append(f"thread {thread}, session {number}: {str(error)[:300]}")
 
-    fault_server.start()
-    try:
-        threads = [threading.Thread(target=sessions, args=(n,), daemon=True) for n in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-        assert not [thread for thread in threads if thread.is_alive()], "a session close hung"
-        assert errors == []
-        assert "LlapSigner" not in fault_server.log_file.read_text()
-    finally:
-        fault_server.stop()
+    threads = [threading.Thread(target=sessions, args=(n,), daemon=True) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not [thread for thread in threads if thread.is_alive()], "a session close hung"
+    assert errors == []
+    assert "LlapSigner" not in fault_server.log_file.read_text()
 
 
 def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> None:
@@ -141,7 +143,6 @@ def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> No
     previous_port = os.environ.get("SPARK_THRIFT_PORT")
     os.environ["SPARK_THRIFT_PORT"] = str(PORT)
     try:
-        fault_server.start()
         project.drop_schema()
         project.create_schema()
         # Kill once among the seeds and once among the models.
@@ -167,6 +168,5 @@ def test_killed_server_then_rerun(fault_server: ThriftServer, target: str) -> No
     finally:
         if fault_server.pid() is not None:
             project.drop_schema()
-        fault_server.stop()
         if previous_port is not None:
             os.environ["SPARK_THRIFT_PORT"] = previous_port
