@@ -25,7 +25,7 @@ timed = @start=$$(date +%s); $(2); status=$$?; \
 
 .PHONY: help build test test-fast test-session test-thrift test-cluster test-connect install lint \
 	compile clean thrift-start thrift-stop cluster-start cluster-stop connect-start connect-stop \
-	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-windows bench-extremes bench-overhead catalog-page docs
+	servers-status servers-stop bench bench-macros bench-seeds bench-sessions bench-windows bench-extremes bench-floor bench-overhead catalog-page docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | expand -t 18
@@ -118,6 +118,9 @@ bench-windows: $(STAMP) ## incremental_windows as history grows: docs/bench/wind
 
 bench-extremes: $(STAMP) ## min and max over 1,000 rows: the block form, the segment tree, the least any form costs: docs/bench/extremes.*
 	$(BIN)/python -m sqc.bench.extremes
+
+bench-floor: $(STAMP) ## a rolling bigint sum beside the segment tree and the least any window form costs (prints)
+	$(BIN)/python -m sqc.bench.floor
 
 bench-seeds: $(STAMP) ## dbt seed against spark.read.csv, whole processes: docs/bench/seeds.json
 	$(BIN)/python -m sqc.bench.seeds
