@@ -57,7 +57,7 @@ test-fast: $(STAMP) ## the tier with no JVM, but for its sqlfluff of whole state
 test-session: $(STAMP) ## every test on the embedded session
 	$(BIN)/pytest --target session --ignore pytests/unit --durations=12
 
-test-thrift: $(STAMP) ## on a Thrift server: the catalog's sample and comparison, seeds, faults, threads, incremental
+test-thrift: $(STAMP) ## on a Thrift server: seeds, faults (the catalog's sample built after a kill, and compared), threads, incremental
 	$(BIN)/pytest --target thrift -m server --durations=8
 
 test-cluster: $(STAMP) ## on a standalone cluster: the catalog's sample and comparison, tasks on the Workers

@@ -27,8 +27,10 @@ from sqc.testing.fingerprint import (
     save_reference,
 )
 
-# What a server changes: this module runs on every target (make test-thrift).
-pytestmark = pytest.mark.server
+# On the session target, and by its path on the cluster and Spark Connect
+# (make test-cluster, test-connect). Not marked `server`: on a Thrift server
+# the sample is built, on four threads, and compared with the session's
+# tables by servers/test_faults.py's rerun after a killed build.
 
 FAMILIES = catalog_families()
 MODELS = sorted((ROOT / "models").rglob("*.sql"))
