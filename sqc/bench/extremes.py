@@ -52,6 +52,8 @@ OUTPUT = ROOT / "docs" / "bench"
 SALES = f"{SCHEMA}.sales"
 OVER = "over (partition by store_id order by id)"
 ONE_SORT = "one sort, one window (row_number alone)"
+# What every window form over `sales` pays: the shuffle, one sort, one O(1) window.
+ONE_SORT_SQL = f"select *, row_number() {OVER} as rolling_row from {SALES}"
 FLOOR = "two directions, floor (not an answer)"
 MACRO = "macro (rolling_select, block form)"
 SPARSE = "sparse table (one sort, lags of lags)"
@@ -135,7 +137,7 @@ def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
         for alias, aggregate in ROLLING_EXTREMES.items()
     )
     return {
-        ONE_SORT: f"select *, row_number() {OVER} as rolling_row from {SALES}",
+        ONE_SORT: ONE_SORT_SQL,
         FLOOR: two_directions_floor(preceding),
         MACRO: dbt.compile_inline(
             f"{{{{ rolling_select('{SALES}', {ROLLING_EXTREMES!r}, 'id', "
@@ -146,6 +148,17 @@ def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
     }
 
 
+def sales_bench(rows: int, state: str) -> DbtProject:
+    """A bench process on its own Spark state (`state`, under the project)
+    with the bench's schema and its `sales` table of `rows` rows."""
+    use_bench_environment(ROOT, state)
+    dbt = DbtProject(ROOT, schema=SCHEMA)
+    dbt.create_schema()
+    for statement in sales_statements(rows):
+        dbt.sql(statement)
+    return dbt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=4_000_000)
@@ -153,11 +166,7 @@ def main() -> None:
     parser.add_argument("--preceding", type=int, default=1000)
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args()
-    use_bench_environment(ROOT, ".state/bench_extremes")
-    dbt = DbtProject(ROOT, schema=SCHEMA)
-    dbt.create_schema()
-    for statement in sales_statements(args.rows):
-        dbt.sql(statement)
+    dbt = sales_bench(args.rows, ".state/bench_extremes")
     queries = alternatives(dbt, args.preceding)
     family = f"min and max, ROWS {args.preceding} preceding"
     with tqdm(total=len(queries) * (args.runs + 2), desc="timing", unit="query") as progress:

@@ -27,20 +27,11 @@ import statistics
 
 from tqdm import tqdm
 
-from sqc.bench.families import (
-    SCHEMA,
-    SEGMENT_TREE_CONF,
-    Configured,
-    Query,
-    native_frame_sql,
-    sales_statements,
-)
+from sqc.bench.extremes import ONE_SORT, ONE_SORT_SQL, SALES, sales_bench
+from sqc.bench.families import SEGMENT_TREE_CONF, Configured, Query, native_frame_sql
 from sqc.bench.run import time_family
-from sqc.paths import ROOT
-from sqc.testing.dbt_harness import DbtProject, use_bench_environment
+from sqc.testing.dbt_harness import DbtProject
 
-SALES = f"{SCHEMA}.sales"
-ONE_SORT = "one sort, one window (row_number alone)"
 MACRO = "macro (rolling, auto)"
 SEGMENT_TREE = "Spark's segment tree"
 
@@ -48,9 +39,8 @@ SEGMENT_TREE = "Spark's segment tree"
 def alternatives(dbt: DbtProject, preceding: int) -> dict[str, Query]:
     frame = f"rows between {preceding} preceding and current row"
     spark_sum = native_frame_sql("sum(amount_big)", "store_id", "id", frame)
-    over = "over (partition by store_id order by id)"
     return {
-        ONE_SORT: f"select *, row_number() {over} as amount_sum from {SALES}",
+        ONE_SORT: ONE_SORT_SQL,
         MACRO: dbt.compile_inline(
             f"select *, {{{{ rolling('sum(amount_big)', 'id', partition_by='store_id', "
             f"preceding={preceding}, relation='{SALES}') }}}} as amount_sum from {SALES}"
@@ -66,11 +56,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=2_000_000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    use_bench_environment(ROOT, ".state/bench_floor")
-    dbt = DbtProject(ROOT, schema=SCHEMA)
-    dbt.create_schema()
-    for statement in sales_statements(args.rows):
-        dbt.sql(statement)
+    dbt = sales_bench(args.rows, ".state/bench_floor")
     lines = ["| width | alternative | median | CPU | segment tree / this |", "| --- " * 5 + "|"]
     for preceding in (100, 1000):
         queries = alternatives(dbt, preceding)

@@ -60,12 +60,6 @@ def built_tables(result: dbtRunnerResult) -> set[str]:
     return {r.node.name for r in result.result.results if r.node.resource_type in ("model", "seed")}
 
 
-def catalog_tables() -> int:
-    """How many tables the catalog builds: one per seed and one per model
-    (every model is a table, the incremental one included)."""
-    return len(list((ROOT / "seeds").rglob("*.csv"))) + len(list((ROOT / "models").rglob("*.sql")))
-
-
 def catalog_rows(project: DbtProject) -> dict[str, list[str]]:
     """Every table of the project's schema: its rows as sorted JSON texts.
     One query for all of them: a query each cost about a second of planning
