@@ -12,7 +12,9 @@
       frame's sum and count (in the forms `auto` takes) less those of the
       peers in the frame: the same frame over the row's peer group alone
       (`partition by` the keys and `rolling_group`, `order by rolling_row`),
-      less the row itself for 'ties'.
+      less the row itself for 'ties'. Where a call has only these (and
+      no running total can overflow), _sqc_rolling_exclude_prefix.sql
+      takes the peers from running totals in one window instead.
     - min, max, floating-point sums and distinct counts have no difference:
       each frame's rows are collected (`collect_list` over Spark's frame,
       as many values a row as the frame holds) and the excluded ones
@@ -24,12 +26,22 @@
     'ties') applied. -#}
 {% macro _sqc_rolling_exclude_rows_sql(relation_sql, relation, parts, window, exclude) %}
     {%- set macro_name = "rolling_select" -%}
-    {%- set grouped = spark_query_catalog._sqc_numbered_groups(relation_sql, window) -%}
-    {%- set numbered = spark_query_catalog._sqc_numbered_groups(grouped.sql, window, "row_number") -%}
-    {%- set rows_window = numbered.window -%}
     {%- set collected = parts | selectattr("function", "in", ["min", "max"]) | list
         + parts | selectattr("sided") | list + parts | selectattr("arguments") | list -%}
     {%- set subtracted = parts | reject("in", collected) | list -%}
+    {#- Where every part subtracts, with running totals that cannot
+        overflow, one window does it (_sqc_rolling_exclude_prefix.sql). -#}
+    {%- set prefix = namespace(exact=not collected) -%}
+    {%- for part in subtracted if part.function != "count"
+            and spark_query_catalog._sqc_prefix_overflow_reason(window, part.function, part.type) is not none -%}
+        {%- set prefix.exact = false -%}
+    {%- endfor -%}
+    {%- if prefix.exact -%}
+        {{- return(spark_query_catalog._sqc_rolling_exclude_prefix_sql(relation_sql, parts, window, exclude)) -}}
+    {%- endif -%}
+    {%- set grouped = spark_query_catalog._sqc_numbered_groups(relation_sql, window) -%}
+    {%- set numbered = spark_query_catalog._sqc_numbered_groups(grouped.sql, window, "row_number") -%}
+    {%- set rows_window = numbered.window -%}
     {%- set helpers = ["rolling_group", "rolling_row"] -%}
     {%- set source = namespace(sql=numbered.sql) -%}
 

@@ -49,7 +49,7 @@ def build(project: DbtProject, target: str) -> set[str]:
     selection = [] if target in WHOLE else sample_selection()
     # Four threads against a server, as teams build against a shared one
     # (most nodes wait on round trips, not on Spark); the embedded session
-    # runs one statement at a time.
+    # takes its profile's two, Spark Connect one.
     threads = [] if target in ("session", "connect") else ["--threads", "4"]
     result = project.invoke("build", *selection, *threads)
     statuses = [str(r.status) for r in result.result.results]

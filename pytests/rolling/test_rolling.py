@@ -559,13 +559,22 @@ ROWS_EXCLUDE_AGGREGATES = {
     "hi": "max(dv)", "d": "count(distinct v)", "dd": "count(distinct v, dk)", "x": "sum(xk)",
     "ax": "avg(xk)", "ad": "approx_count_distinct(v)",
 }  # fmt: skip
+# Only aggregates that subtract: a call of these takes the peers from running
+# totals in one window (_sqc_rolling_exclude_prefix.sql), not the numbered rows.
+ROWS_EXCLUDE_SUMS = {
+    "s": "sum(v)", "n": "count(*)", "c": "count(v)", "ai": "avg(v)", "sd": "sum(dv)",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
-def rows_exclude_sql(rolling_view: DbtProject) -> str:
-    return _side_by_side_sql(rolling_view, "r", [
-        (ROWS_EXCLUDE_AGGREGATES, _frame_arguments(*case)) for case in ROWS_EXCLUDES
-    ])  # fmt: skip
+def rows_exclude_sql(rolling_view: DbtProject) -> dict[str, str]:
+    """Each aggregate set's query over every case of ROWS_EXCLUDES."""
+    return {
+        prefix: _side_by_side_sql(rolling_view, prefix, [
+            (aggregates, _frame_arguments(*case)) for case in ROWS_EXCLUDES
+        ])
+        for prefix, aggregates in [("r", ROWS_EXCLUDE_AGGREGATES), ("s", ROWS_EXCLUDE_SUMS)]
+    }  # fmt: skip
 
 
 def _peer_value(step: int | None) -> int | None:
@@ -575,19 +584,19 @@ def _peer_value(step: int | None) -> int | None:
     return None if step % 4 == 3 else step * 7 % 13 - 6
 
 
-def _outputs(row: dict[str, Any], prefix: str) -> tuple[Any, ...]:
+def _outputs(row: dict[str, Any], prefix: str, aliases: dict[str, str]) -> tuple[Any, ...]:
     """A row's aggregates, numbers rounded to 9 places (an avg of ints is a
     double in both engines, perhaps a last bit apart)."""
     return tuple(
         round(float(row[f"{prefix}{alias}"]), 9) if row[f"{prefix}{alias}"] is not None else None
-        for alias in ROWS_EXCLUDE_AGGREGATES
+        for alias in aliases
     )
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=3)
 @given(keys=st.lists(keys_strategy, min_size=3, max_size=6).map(side_by_side))
 def test_rows_frames_exclude_groups_and_ties_like_duckdb(
-    rolling_view: DbtProject, rows_exclude_sql: str, keys: list[tuple[Any, ...]]
+    rolling_view: DbtProject, rows_exclude_sql: dict[str, str], keys: list[tuple[Any, ...]]
 ) -> None:
     """EXCLUDE GROUP and TIES over ROWS frames equal DuckDB's. Peers stand in
     no set order in either engine, so a row's frame is the one of its
@@ -596,18 +605,19 @@ def test_rows_frames_exclude_groups_and_ties_like_duckdb(
     same multiset in both engines (with unique keys, row for row)."""
     rows = _rows([(p, step, _peer_value(step)) for p, step, _ in keys])
     _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(rows_exclude_sql)}
-    queries = [_duckdb_sql(*case[:4], ROWS_EXCLUDE_AGGREGATES, case[4]) for case in ROWS_EXCLUDES]
-    for index, (case, expected) in enumerate(
-        zip(ROWS_EXCLUDES, _duckdb_rows(rows, queries), strict=True)
-    ):
-        key = case[1].split()[0]
-        group = {r[0]: (r[1], _reference_key(r, key)) for r in rows}
-        spark = sorted(
-            ((group[i], _outputs(row, f"r{index}_")) for i, row in got.items()), key=repr
-        )
-        duck = sorted(((group[row["row_id"]], _outputs(row, "")) for row in expected), key=repr)
-        assert spark == duck, case
+    for prefix, aggregates in [("r", ROWS_EXCLUDE_AGGREGATES), ("s", ROWS_EXCLUDE_SUMS)]:
+        got = {r.row_id: r.asDict() for r in rolling_view.sql(rows_exclude_sql[prefix])}
+        queries = [_duckdb_sql(*case[:4], aggregates, case[4]) for case in ROWS_EXCLUDES]
+        for index, (case, expected) in enumerate(
+            zip(ROWS_EXCLUDES, _duckdb_rows(rows, queries), strict=True)
+        ):
+            key = case[1].split()[0]
+            group = {r[0]: (r[1], _reference_key(r, key)) for r in rows}
+            name = f"{prefix}{index}_"
+            ours = ((group[i], _outputs(r, name, aggregates)) for i, r in got.items())
+            theirs = ((group[r["row_id"]], _outputs(r, "", aggregates)) for r in expected)
+            spark, duck = sorted(ours, key=repr), sorted(theirs, key=repr)
+            assert spark == duck, (prefix, case)
 
 
 def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProject) -> None:
@@ -625,6 +635,16 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
     assert len(re.findall(r"\bExchange \(", tree)) == 1, tree
     by_id = {r.row_id: r.loo for r in rolling_view.sql(sql)}
     assert by_id[0] == sum(range(1, 20)) and by_id[19] == sum(range(19))
+    # EXCLUDE GROUP of sums over ROWS: the frame and the peers in it read the
+    # tied rows in one order, that of one sort.
+    rows_group = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'s': 'sum(v)', 'n': 'count(*)'}}, 'k', "
+        "partition_by='p', preceding=50, following=2, exclude='group') }}"
+    )
+    plan = rolling_view.sql(f"explain formatted {rows_group}")[0][0]
+    tree = plan.split("== Physical Plan ==")[1].strip().split("\n\n")[0]
+    assert len(re.findall(r"\bExchange \(", tree)) == 1, tree
+    assert len(re.findall(r"\bSort \(", tree)) == 1, tree
     ties = rolling_view.compile_inline(
         f"{{{{ rolling_select('{VIEW}', {{'loo': 'avg(dv)', 'n': 'count(*)'}}, 'k', "
         "partition_by='p', frame='range', preceding=2, following=1, exclude='ties') }}"
@@ -646,7 +666,7 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
         "'d': 'count(distinct v, dv)'}, 'k', partition_by='p', preceding=2, following=1, "
         "exclude='ties') }}"
     )
-    for emitted in (sql, ties, extremes, distinct, numbered, rows_ties):
+    for emitted in (sql, rows_group, ties, extremes, distinct, numbered, rows_ties):
         assert lint.violations(emitted) == [], emitted
     for call, says in [
         (

@@ -1,7 +1,7 @@
 """A Spark Thrift server killed in the middle of `dbt build` (of the
 catalog's sample, sqc.testing.fingerprint.SAMPLE): dbt fails promptly with a
 connection error, no table is left half-written, and a rerun after a restart,
-on four threads, converges to the catalog embedded Spark builds on one."""
+on four threads, converges to the catalog embedded Spark builds on two."""
 
 from __future__ import annotations
 
