@@ -108,17 +108,7 @@
         ~ relation_sql) | indent(4, first=true) ~ "\n) as rolling_totals" -%}
     {%- set source = spark_query_catalog._sqc_exclude_layer(source, frame_columns + peer_columns, "rolling_peers", helpers) -%}
 
-    {#- For 'ties', the row itself stays where it is in its frame. -#}
-    {%- set in_frame = spark_query_catalog._sqc_bounds_hold_row(window) -%}
-    {%- set out_columns = [] -%}
-    {%- for part in parts -%}
-        {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude if in_frame else "group", true, none) -%}
-        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
-            {#- A column taken as it is first, as a careful writer lists them. -#}
-            {%- do out_columns.insert(0 if modules.re.match("^\\w+$", excluded[measure]) else out_columns | length,
-                spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
-        {%- endfor -%}
-    {%- endfor -%}
+    {%- set out_columns = spark_query_catalog._sqc_rows_out_columns(parts, window, exclude) -%}
     {%- set source = spark_query_catalog._sqc_exclude_layer(source, out_columns, "rolling_out", helpers) -%}
     {%- set outputs = [] -%}
     {%- for part in parts -%}

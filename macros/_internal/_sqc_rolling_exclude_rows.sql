@@ -91,15 +91,7 @@
     {%- endfor -%}
     {%- set source.sql = spark_query_catalog._sqc_exclude_layer(source.sql, value_columns, "rolling_kept", helpers) -%}
 
-    {#- For 'ties', the row itself stays where it is in its frame. -#}
-    {%- set in_frame = spark_query_catalog._sqc_bounds_hold_row(window) -%}
-    {%- set out_columns = [] -%}
-    {%- for part in subtracted -%}
-        {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude if in_frame else "group", true, none) -%}
-        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
-            {%- do out_columns.append(spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
-        {%- endfor -%}
-    {%- endfor -%}
+    {%- set out_columns = spark_query_catalog._sqc_rows_out_columns(subtracted, window, exclude) -%}
     {%- set source.sql = spark_query_catalog._sqc_exclude_layer(source.sql, out_columns, "rolling_out", helpers) -%}
 
     {%- set columns = [] -%}
@@ -111,6 +103,25 @@
     {%- endfor -%}
     {{- return("select\n    * except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    ),\n"
         ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source.sql) -}}
+{% endmacro %}
+
+
+{#- What `exclude` takes out of each subtracted part's frame over a ROWS
+    `window`, as columns `<name>_out_count` and `<name>_out_sum` from the
+    peers' (`<name>_peers_count`, `_peers_sum`). For 'ties', the row itself
+    stays where it is in its frame. -#}
+{% macro _sqc_rows_out_columns(parts, window, exclude) %}
+    {%- set in_frame = spark_query_catalog._sqc_bounds_hold_row(window) -%}
+    {%- set columns = [] -%}
+    {%- for part in parts -%}
+        {%- set excluded = spark_query_catalog._sqc_excluded(part, exclude if in_frame else "group", true, none) -%}
+        {%- for measure in spark_query_catalog._sqc_measures(part) -%}
+            {#- A column taken as it is first, as a careful writer lists them. -#}
+            {%- do columns.insert(0 if modules.re.match("^\\w+$", excluded[measure]) else columns | length,
+                spark_query_catalog._sqc_wrapped_item(excluded[measure], part.name ~ "_out_" ~ measure, 4, 4)) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{- return(columns) -}}
 {% endmacro %}
 
 
