@@ -30,8 +30,9 @@
         + parts | selectattr("sided") | list + parts | selectattr("arguments") | list -%}
     {%- set subtracted = parts | reject("in", collected) | list -%}
     {#- Where every part subtracts, with running totals that cannot
-        overflow, one window does it (_sqc_rolling_exclude_prefix.sql). -#}
-    {%- set prefix = namespace(exact=not collected) -%}
+        overflow, one window does it (_sqc_rolling_exclude_prefix.sql);
+        method='native' keeps Spark's own frames, as it does elsewhere. -#}
+    {%- set prefix = namespace(exact=not collected and window.method != "native") -%}
     {%- for part in subtracted if part.function != "count"
             and spark_query_catalog._sqc_prefix_overflow_reason(window, part.function, part.type) is not none -%}
         {%- set prefix.exact = false -%}

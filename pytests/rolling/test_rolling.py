@@ -645,6 +645,12 @@ def test_exclusion_keeps_the_linear_form_and_one_shuffle(rolling_view: DbtProjec
     tree = plan.split("== Physical Plan ==")[1].strip().split("\n\n")[0]
     assert len(re.findall(r"\bExchange \(", tree)) == 1, tree
     assert len(re.findall(r"\bSort \(", tree)) == 1, tree
+    # method='native' keeps Spark's frames: the numbered rows' and the peers'.
+    native = rolling_view.compile_inline(
+        f"{{{{ rolling_select('{VIEW}', {{'s': 'sum(v)'}}, 'k', partition_by='p', preceding=50, "
+        "following=2, exclude='group', method='native') }}"
+    )
+    assert "rolling_row" not in rows_group and "range between 50 preceding" in native
     ties = rolling_view.compile_inline(
         f"{{{{ rolling_select('{VIEW}', {{'loo': 'avg(dv)', 'n': 'count(*)'}}, 'k', "
         "partition_by='p', frame='range', preceding=2, following=1, exclude='ties') }}"
