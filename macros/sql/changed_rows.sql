@@ -26,9 +26,26 @@
 
     Not incremental (the first run, --full-refresh): every row.
 
+    What it asks first: the calling model's largest mark. The upstream table
+    records its watermark before its last run (previous_watermark) and the
+    dates that run wrote (changed_dates); the marks above the one before
+    are few, and Spark skips the row groups without them, so the first
+    question reads only what the last runs wrote, and where the calling model
+    has read up to that watermark, it takes those dates and asks no more
+    (groups by the table's partition column only). Else it reads every
+    mark, as it would with no such record.
+
     Example:
         {{ changed_rows(ref('card_features'), groups=['spark_query_catalog_date']) }}
-    compiles, in an incremental run, to
+    compiles, in an incremental run one run behind its upstream, to
+        select *
+        from card_features
+        where
+            spark_query_catalog_date in (
+                date '2024-06-01',
+                date '2024-06-02'
+            )
+    and further behind to
         with changed_groups as (
             select distinct spark_query_catalog_date
             from card_features
@@ -69,10 +86,11 @@
         {%- endfor -%}
         {%- do spark_query_catalog._sqc_check_finished(macro_name, relation) -%}
     {%- endif -%}
-    {%- set since = spark_query_catalog._sqc_changed_since(macro_name, mark) -%}
-    {%- if since is none -%}
+    {%- set changed = spark_query_catalog._sqc_changed_since(macro_name, mark, relation) -%}
+    {%- if changed is none -%}
         {{- return("select *\nfrom " ~ relation) -}}
     {%- endif -%}
+    {%- set since = changed.since -%}
     {%- if not group_names -%}
         {{- return("select *\nfrom " ~ relation ~ "\nwhere " ~ mark ~ " > " ~ since) -}}
     {%- endif -%}
@@ -80,6 +98,17 @@
         Its day lies between the merged session's start and end dates, so a
         session's group by day is every day of its span. -#}
     {%- set partition_column = spark_query_catalog._sqc_marked_day_column(names) -%}
+    {%- set days = group_names | map("lower") | list == [partition_column] -%}
+    {#- The dates the upstream's last run wrote, all the calling model has
+        not read: their partitions, no question. -#}
+    {%- if days and changed.dates -%}
+        {%- set dates = [] -%}
+        {%- for date in changed.dates -%}
+            {%- do dates.append("date '" ~ date ~ "'") -%}
+        {%- endfor -%}
+        {{- return("select *\nfrom " ~ relation ~ "\nwhere\n    " ~ partition_column ~ " in (\n"
+            ~ spark_query_catalog._sqc_list_lines(dates, 8) ~ "\n    )") -}}
+    {%- endif -%}
     {%- set selected = [] -%}
     {%- for name in group_names -%}
         {%- do selected.append("explode(\n            sequence(session_date, to_date(session_end))\n        ) as session_date"
@@ -89,7 +118,6 @@
     {#- The days (the table's partitions, never NULL) are few: broadcast, and
         joined by `=`, so that Spark reads only their partitions (dynamic
         partition pruning). Other groups may be NULL: `<=>`. -#}
-    {%- set days = group_names | map("lower") | list == [partition_column] -%}
     {%- set match = [] -%}
     {%- for name in group_names -%}
         {%- set condition = "upstream_rows." ~ name ~ (" = " if days else " <=> ") ~ "changed_groups." ~ name -%}
@@ -126,9 +154,11 @@ left semi join changed_groups
 {% endmacro %}
 
 
-{#- The largest mark the calling model has read (a literal), or none where
-    it reads every row: not an incremental run, or an empty table. -#}
-{% macro _sqc_changed_since(macro_name, mark) %}
+{#- What the calling model has read, or none where it reads every row (not
+    an incremental run, or an empty table): {since: its largest mark (a
+    literal), dates: the dates `relation`'s last run wrote where `since` is
+    the watermark before that run, else none}. -#}
+{% macro _sqc_changed_since(macro_name, mark, relation) %}
     {%- if not execute or not is_incremental() -%}
         {{- return(none) -}}
     {%- endif -%}
@@ -141,7 +171,24 @@ left semi join changed_groups
             ~ " model with --full-refresh.") -}}
     {%- endif -%}
     {%- set mark_type = found[0].data_type | lower -%}
-    {%- set text = run_query("select " ~ spark_query_catalog._sqc_loaded_text("max(" ~ mark ~ ")", mark_type)
-        ~ "\nfrom " ~ this).rows[0][0] -%}
-    {{- return(spark_query_catalog._sqc_loaded_literal(text, mark_type)) -}}
+    {%- set largest = "select " ~ spark_query_catalog._sqc_loaded_text("max(" ~ mark ~ ")", mark_type)
+        ~ "\nfrom " ~ this -%}
+    {#- Its table's name, without the limit of `dbt build --empty`. -#}
+    {%- set table = spark_query_catalog._sqc_describable(relation) -%}
+    {%- set before = none -%}
+    {%- if table is not none -%}
+        {%- set upstream = spark_query_catalog._sqc_table_state(table, ["previous_watermark", "changed_dates"]) -%}
+        {%- set before = upstream.previous_watermark -%}
+    {%- endif -%}
+    {%- if before -%}
+        {%- set text = run_query(largest ~ "\nwhere " ~ mark ~ " > " ~ before).rows[0][0] -%}
+        {%- if text is not none -%}
+            {{- return({"since": spark_query_catalog._sqc_loaded_literal(text, mark_type), "dates": none}) -}}
+        {%- endif -%}
+        {%- if run_query("select 1\nfrom " ~ this ~ "\nwhere " ~ mark ~ " = " ~ before ~ "\nlimit 1").rows -%}
+            {{- return({"since": before, "dates": upstream.changed_dates.split(",") if upstream.changed_dates else none}) -}}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set text = run_query(largest).rows[0][0] -%}
+    {{- return(none if text is none else {"since": spark_query_catalog._sqc_loaded_literal(text, mark_type), "dates": none}) -}}
 {% endmacro %}

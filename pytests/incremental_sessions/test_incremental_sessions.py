@@ -403,8 +403,12 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
     }
     _load(lab, second)
     lab.invoke("run", "--select", model, "--vars", loaded_at)
+    # The run rewrote 2024-01-01 (a's sessions), whose new session ends on
+    # 2024-01-02: the dates a model downstream reads (changed_rows).
     assert _properties(lab, model) == {
         "spark_query_catalog.watermark": f"timestamp_micros({2 * day})",
+        "spark_query_catalog.previous_watermark": f"timestamp_micros({day})",
+        "spark_query_catalog.changed_dates": "2024-01-01,2024-01-02",
         "spark_query_catalog.session_days": "1",
     }
     expected = _expected(first + second, per_row=False)

@@ -445,6 +445,33 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     assert not [name for name in tables if "__spark_query_catalog_" in name], tables
 
 
+def test_a_summary_that_fell_behind_reads_every_change_since(lab: DbtProject) -> None:
+    """The daily summary reads the dates the upstream's last run recorded
+    only where it had read up to the run before: two runs behind, it asks
+    which dates changed since its mark (without the question it would miss
+    the first of them)."""
+    model = "features"
+    fast = "spark_query_catalog_date in ("
+    _reset(lab)
+    _load(lab, [(1, "a", BASE, 1, 1), (2, "b", BASE + timedelta(days=5), 2, 1)])
+    lab.invoke("run", "--select", model, DOWNSTREAM)
+    # Late into a's day, then into b's: two feature runs, the summary runs after both.
+    _load(lab, [(3, "a", BASE + timedelta(seconds=3), 4, 2)])
+    lab.invoke("run", "--select", model)
+    _load(lab, [(4, "b", BASE + timedelta(days=5, seconds=2), 8, 3)])
+    lab.invoke("run", "--select", model)
+    lab.invoke("run", "--select", DOWNSTREAM)
+    assert not [q for q in lab.queries if fast in q]
+    assert _daily(lab) == _daily_expected(lab)
+    # One run behind: the recorded dates, no question of the features' marks.
+    _load(lab, [(5, "a", BASE + timedelta(days=1), 16, 4)])
+    lab.invoke("run", "--select", model)
+    lab.invoke("run", "--select", DOWNSTREAM)
+    assert [q for q in lab.queries if fast in q]
+    assert not [q for q in lab.queries if "changed_groups" in q]
+    assert _daily(lab) == _daily_expected(lab)
+
+
 def test_a_table_dropped_by_hand_after_a_run_died_is_rebuilt_and_runs_on(
     lab: DbtProject,
 ) -> None:

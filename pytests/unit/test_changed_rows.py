@@ -20,13 +20,20 @@ UPSTREAM_COLUMNS = [
 OWN_COLUMNS = [("card_id", "string"), ("spark_query_catalog_changed_at", "int"), ("day", "date")]
 
 
-def _library(incremental: bool = True, own_type: str = "int", largest: str | None = "7") -> Library:
+def _library(
+    incremental: bool = True,
+    own_type: str = "int",
+    largest: str | None = "7",
+    answers: list[tuple[str, list[tuple[object, ...]]]] | None = None,
+) -> Library:
+    """`answers`: the upstream's table properties and the questions of
+    this table after them; by default, no record of the upstream's last run."""
     own = [(n, own_type if n == "spark_query_catalog_changed_at" else t) for n, t in OWN_COLUMNS]
     return Library(
         columns={"analytics.card_features": UPSTREAM_COLUMNS, "analytics.card_daily": own},
         this=THIS,
         incremental=incremental,
-        answers=[("select cast(", [(largest,)])],
+        answers=answers or [("show tblproperties", []), ("select cast(", [(largest,)])],
     )
 
 
@@ -48,7 +55,8 @@ def test_an_incremental_run_reads_the_rows_marked_after_its_largest_mark(
     library = _library()
     sql = library.call("changed_rows", UPSTREAM)
     assert library.queries == [
-        "select cast(max(spark_query_catalog_changed_at) as string)\nfrom analytics.card_daily"
+        "show tblproperties analytics.card_features",
+        "select cast(max(spark_query_catalog_changed_at) as string)\nfrom analytics.card_daily",
     ]
     assert sql == (
         "select *\nfrom analytics.card_features\nwhere spark_query_catalog_changed_at > 7"
@@ -72,10 +80,86 @@ def test_groups_read_whole_where_a_row_changed(lints_clean: Callable[[str], None
 def test_a_timestamp_mark_is_read_back_exactly() -> None:
     library = _library(own_type="timestamp", largest="1717200000123456")
     sql = library.call("changed_rows", UPSTREAM)
-    assert library.queries[0].startswith(
+    assert library.queries[1].startswith(
         "select cast(unix_micros(max(spark_query_catalog_changed_at))"
     )
     assert sql.endswith("spark_query_catalog_changed_at > timestamp_micros(1717200000123456)")
+
+
+RECORDED = [
+    ("spark_query_catalog.watermark", "9"),
+    ("spark_query_catalog.previous_watermark", "5"),
+    ("spark_query_catalog.changed_dates", "2024-06-01,2024-06-02"),
+]
+LARGEST = "select cast(max(spark_query_catalog_changed_at) as string)\nfrom analytics.card_daily"
+
+
+def test_read_up_to_the_upstreams_last_run_it_takes_its_dates(
+    lints_clean: Callable[[str], None],
+) -> None:
+    """No mark above the watermark before the upstream's last run, and that
+    one there: the model has read up to it, and what changed since is that
+    run's dates, which the upstream recorded. Both questions read only the
+    row groups that hold those marks."""
+    library = _library(answers=[
+        ("show tblproperties", RECORDED), ("select cast(", [(None,)]), ("select 1", [(1,)]),
+    ])  # fmt: skip
+    sql = library.call("changed_rows", UPSTREAM, groups="spark_query_catalog_date")
+    assert library.queries == [
+        "show tblproperties analytics.card_features",
+        LARGEST + "\nwhere spark_query_catalog_changed_at > 5",
+        "select 1\nfrom analytics.card_daily\nwhere spark_query_catalog_changed_at = 5\nlimit 1",
+    ]
+    assert sql == (
+        "select *\nfrom analytics.card_features\nwhere\n    spark_query_catalog_date in (\n"
+        "        date '2024-06-01',\n        date '2024-06-02'\n    )"
+    )
+    lints_clean(sql)
+    # Without groups, or with groups that are not the dates: the rows marked after it.
+    for groups in [None, ["card_id", "spark_query_catalog_date"]]:
+        library = _library(answers=[
+            ("show tblproperties", RECORDED), ("select cast(", [(None,)]), ("select 1", [(1,)]),
+        ])  # fmt: skip
+        sql = library.call("changed_rows", UPSTREAM, groups=groups)
+        assert "where spark_query_catalog_changed_at > 5" in sql, sql
+        assert len(library.queries) == 3
+
+
+@pytest.mark.parametrize(
+    ("answers", "since"),
+    [
+        # Up to date, or read past the watermark before: its largest mark.
+        ([("select cast(", [("9",)])], "9"),
+        # Two runs behind (no mark 5 or above): every mark.
+        ([("select cast(", [(None,)]), ("select 1", []), ("select cast(", [("3",)])], "3"),
+    ],
+)
+def test_otherwise_it_reads_its_largest_mark(
+    answers: list[tuple[str, list[tuple[object, ...]]]], since: str
+) -> None:
+    library = _library(answers=[("show tblproperties", RECORDED), *answers])
+    sql = library.call("changed_rows", UPSTREAM, groups="spark_query_catalog_date")
+    assert f"    where spark_query_catalog_changed_at > {since}\n)" in sql, sql
+    assert "left semi join changed_groups" in sql
+    assert library.queries[-1].startswith(LARGEST)
+
+
+def test_under_build_empty_it_asks_the_upstreams_table() -> None:
+    """`dbt build --empty` renders a ref as an empty subquery: the table
+    properties are the upstream table's."""
+    library = _library()
+    empty = Relation("card_features", "analytics", limit=0)
+    library.call("changed_rows", empty, groups="spark_query_catalog_date")
+    assert library.queries[0] == "show tblproperties analytics.card_features"
+
+
+def test_a_last_run_of_too_many_dates_leaves_them_to_the_question() -> None:
+    recorded = [*RECORDED[:2], ("spark_query_catalog.changed_dates", "")]
+    library = _library(answers=[
+        ("show tblproperties", recorded), ("select cast(", [(None,)]), ("select 1", [(1,)]),
+    ])  # fmt: skip
+    sql = library.call("changed_rows", UPSTREAM, groups="spark_query_catalog_date")
+    assert "    where spark_query_catalog_changed_at > 5\n)" in sql, sql
 
 
 @pytest.mark.parametrize(
@@ -136,7 +220,9 @@ def _sessions_library(answers: list[tuple[str, list[tuple[str, ...]]]] | None = 
         this=DAILY,
         incremental=True,
         model_config={"partition_by": "session_date"},
-        answers=answers if answers is not None else [("select cast(", [("7",)])],
+        answers=answers
+        if answers is not None
+        else [("show tblproperties", []), ("select cast(", [("7",)])],
     )
 
 

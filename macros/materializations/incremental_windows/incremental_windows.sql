@@ -122,7 +122,8 @@
             {%- endcall -%}
             {%- do spark_query_catalog._sqc_incremental_fault("incremental_windows", "pending") -%}
             {#- With span_end a day may lose all its rows: the apply asks which. -#}
-            {%- do spark_query_catalog._sqc_apply_pending(table, pending, none if settings.span_end else bounds) -%}
+            {%- do spark_query_catalog._sqc_apply_pending(table, pending,
+                none if settings.span_end else {"watermark": bounds.watermark, "dates": written_dates}) -%}
         {%- endif -%}
     {%- endif -%}
 

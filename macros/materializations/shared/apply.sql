@@ -14,11 +14,16 @@
     a partition missing (Spark replaces a partition by deleting it, then
     moving the new one in).
 
-    `known` ({watermark}), from the run that wrote the pending table,
-    spares the question of its partitions: an incremental_windows run
+    `known` ({watermark, dates}), from the run that wrote the pending
+    table, spares the question of its partitions: an incremental_windows run
     without span_end leaves none empty (each holds a row it wrote), and
-    knows its watermark (its new events' latest loaded_at). A repair, and a
-    run with span_end, ask.
+    knows its watermark (its new events' latest loaded_at) and the dates it
+    writes. A repair, and a run with span_end, ask.
+
+    With the watermark, in the same statement, it records the one before
+    and the dates whose rows the run may have changed (changed_dates): a
+    model downstream that had read everything up to the one before reads
+    those dates, and asks nothing (changed_rows).
 -#}
 {% macro _sqc_apply_pending(table, pending, known=none) %}
     {%- set loaded = "max(max(spark_query_catalog_loaded_at)) over ()" -%}
@@ -36,6 +41,7 @@
     ] -%}
     {%- if sessions -%}
         {%- do summary_columns.append("max(" ~ spark_query_catalog._sqc_session_days_sql() ~ ") over () as session_days") -%}
+        {%- do summary_columns.append("cast(max(to_date(session_end)) as string) as last_day") -%}
     {%- endif -%}
     {%- set summary -%}
 select
@@ -64,12 +70,36 @@ where not spark_query_catalog_marker
     {%- if emptied -%}
         {%- do run_query("alter table " ~ table.relation ~ " drop if exists\n    " ~ emptied | join(",\n    ")) -%}
     {%- endif -%}
+    {%- set watermark = none -%}
     {%- if known is not none -%}
-        {%- do spark_query_catalog._sqc_record_state(table, {"watermark": known.watermark}) -%}
+        {%- set watermark = known.watermark -%}
     {%- elif partitions and table.state.watermark is not none -%}
-        {%- do spark_query_catalog._sqc_record_state(
-            table, {"watermark": spark_query_catalog._sqc_loaded_literal(partitions[0][2], table.loaded_type)}
-        ) -%}
+        {%- set watermark = spark_query_catalog._sqc_loaded_literal(partitions[0][2], table.loaded_type) -%}
+    {%- endif -%}
+    {#- A repair of a run that had recorded its watermark records nothing again. -#}
+    {%- if watermark is not none and watermark != table.state.watermark -%}
+        {%- set dates = known.dates if known is not none else spark_query_catalog._sqc_pending_dates(partitions, sessions) -%}
+        {%- do spark_query_catalog._sqc_record_state(table, {
+            "watermark": watermark,
+            "previous_watermark": table.state.watermark or "",
+            "changed_dates": dates | join(",") if dates | length <= 200 else ""
+        }) -%}
     {%- endif -%}
     {%- do adapter.drop_relation(pending) -%}
+{% endmacro %}
+
+
+{#- The dates of the pending table's partitions, sorted; a sessions table's
+    each through its sessions' latest end (the summary's last_day), as
+    changed_rows takes every day a changed session spans. -#}
+{% macro _sqc_pending_dates(partitions, sessions) %}
+    {%- set dates = [] -%}
+    {%- for row in partitions -%}
+        {%- set first = modules.datetime.date.fromisoformat(row[0]) -%}
+        {%- set last = modules.datetime.date.fromisoformat(row[4]) if sessions and row[4] is not none else first -%}
+        {%- for offset in range((last - first).days + 1) -%}
+            {%- do dates.append((first + modules.datetime.timedelta(days=offset)).isoformat()) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{- return(dates | unique | sort | list) -}}
 {% endmacro %}
