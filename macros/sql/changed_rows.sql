@@ -180,15 +180,13 @@ left semi join changed_groups
         {%- set upstream = spark_query_catalog._sqc_table_state(table, ["previous_watermark", "changed_dates"]) -%}
         {%- set before = upstream.previous_watermark -%}
     {%- endif -%}
-    {%- if before -%}
-        {%- set text = run_query(largest ~ "\nwhere " ~ mark ~ " > " ~ before).rows[0][0] -%}
-        {%- if text is not none -%}
-            {{- return({"since": spark_query_catalog._sqc_loaded_literal(text, mark_type), "dates": none}) -}}
-        {%- endif -%}
-        {%- if run_query("select 1\nfrom " ~ this ~ "\nwhere " ~ mark ~ " = " ~ before ~ "\nlimit 1").rows -%}
-            {{- return({"since": before, "dates": upstream.changed_dates.split(",") if upstream.changed_dates else none}) -}}
-        {%- endif -%}
+    {%- set text = run_query(largest ~ "\nwhere " ~ mark ~ " > " ~ before).rows[0][0] if before else none -%}
+    {%- if text is none and before
+        and run_query("select 1\nfrom " ~ this ~ "\nwhere " ~ mark ~ " = " ~ before ~ "\nlimit 1").rows -%}
+        {{- return({"since": before, "dates": upstream.changed_dates.split(",") if upstream.changed_dates else none}) -}}
     {%- endif -%}
-    {%- set text = run_query(largest).rows[0][0] -%}
+    {%- if text is none -%}
+        {%- set text = run_query(largest).rows[0][0] -%}
+    {%- endif -%}
     {{- return(none if text is none else {"since": spark_query_catalog._sqc_loaded_literal(text, mark_type), "dates": none}) -}}
 {% endmacro %}
