@@ -33,7 +33,9 @@
     question reads only what the last runs wrote, and where the calling model
     has read up to that watermark, it takes those dates and asks no more
     (groups by the table's partition column only). Else it reads every
-    mark, as it would with no such record.
+    mark, as it would with no such record. Where the largest mark is the
+    upstream's watermark, nothing changed: `where false`, which reads
+    nothing.
 
     Example:
         {{ changed_rows(ref('card_features'), groups=['spark_query_catalog_date']) }}
@@ -91,6 +93,9 @@
         {{- return("select *\nfrom " ~ relation) -}}
     {%- endif -%}
     {%- set since = changed.since -%}
+    {%- if changed.dates == [] -%}
+        {{- return("select *\nfrom " ~ relation ~ "\nwhere false") -}}
+    {%- endif -%}
     {%- if not group_names -%}
         {{- return("select *\nfrom " ~ relation ~ "\nwhere " ~ mark ~ " > " ~ since) -}}
     {%- endif -%}
@@ -156,8 +161,10 @@ left semi join changed_groups
 
 {#- What the calling model has read, or none where it reads every row (not
     an incremental run, or an empty table): {since: its largest mark (a
-    literal), dates: the dates `relation`'s last run wrote where `since` is
-    the watermark before that run, else none}. -#}
+    literal), dates: the dates `relation` changed since, where they are
+    known (its last run's where `since` is the watermark before that run,
+    an empty list where `since` is its watermark: nothing changed), else
+    none}. -#}
 {% macro _sqc_changed_since(macro_name, mark, relation) %}
     {%- if not execute or not is_incremental() -%}
         {{- return(none) -}}
@@ -175,11 +182,13 @@ left semi join changed_groups
         ~ "\nfrom " ~ this -%}
     {#- Its table's name, without the limit of `dbt build --empty`. -#}
     {%- set table = spark_query_catalog._sqc_describable(relation) -%}
-    {%- set before = none -%}
+    {%- set upstream = {"watermark": none, "previous_watermark": none} -%}
     {%- if table is not none -%}
-        {%- set upstream = spark_query_catalog._sqc_table_state(table, ["previous_watermark", "changed_dates"]) -%}
-        {%- set before = upstream.previous_watermark -%}
+        {%- set upstream = spark_query_catalog._sqc_table_state(
+            table, ["watermark", "previous_watermark", "changed_dates"]
+        ) -%}
     {%- endif -%}
+    {%- set before = upstream.previous_watermark -%}
     {%- set text = run_query(largest ~ "\nwhere " ~ mark ~ " > " ~ before).rows[0][0] if before else none -%}
     {%- if text is none and before
         and run_query("select 1\nfrom " ~ this ~ "\nwhere " ~ mark ~ " = " ~ before ~ "\nlimit 1").rows -%}
@@ -188,5 +197,13 @@ left semi join changed_groups
     {%- if text is none -%}
         {%- set text = run_query(largest).rows[0][0] -%}
     {%- endif -%}
-    {{- return(none if text is none else {"since": spark_query_catalog._sqc_loaded_literal(text, mark_type), "dates": none}) -}}
+    {%- if text is none -%}
+        {{- return(none) -}}
+    {%- endif -%}
+    {%- set since = spark_query_catalog._sqc_loaded_literal(text, mark_type) -%}
+    {#- Read up to the upstream's watermark, its largest mark: nothing
+        changed since. Both literals are written from the same text by the
+        same macro, so where the types are the same, equal values are equal
+        strings (other types take the question). -#}
+    {{- return({"since": since, "dates": [] if since == upstream.watermark else none}) -}}
 {% endmacro %}

@@ -449,7 +449,7 @@ def test_a_summary_that_fell_behind_reads_every_change_since(lab: DbtProject) ->
     """The daily summary reads the dates the upstream's last run recorded
     only where it had read up to the run before: two runs behind, it asks
     which dates changed since its mark (without the question it would miss
-    the first of them)."""
+    the first of them); up to date, it reads nothing."""
     model = "features"
     fast = "spark_query_catalog_date in ("
     _reset(lab)
@@ -470,6 +470,12 @@ def test_a_summary_that_fell_behind_reads_every_change_since(lab: DbtProject) ->
     assert [q for q in lab.queries if fast in q]
     assert not [q for q in lab.queries if "changed_groups" in q]
     assert _daily(lab) == _daily_expected(lab)
+    # Up to date: nothing changed, nothing of the features read, the summary kept.
+    daily = _daily(lab)
+    lab.invoke("run", "--select", DOWNSTREAM)
+    assert [q for q in lab.queries if "where false" in q]
+    assert not [q for q in lab.queries if fast in q or "changed_groups" in q]
+    assert _daily(lab) == daily == _daily_expected(lab)
 
 
 def test_a_table_dropped_by_hand_after_a_run_died_is_rebuilt_and_runs_on(

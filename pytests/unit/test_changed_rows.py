@@ -128,8 +128,8 @@ def test_read_up_to_the_upstreams_last_run_it_takes_its_dates(
 @pytest.mark.parametrize(
     ("answers", "since"),
     [
-        # Up to date, or read past the watermark before: its largest mark.
-        ([("select cast(", [("9",)])], "9"),
+        # Read past the watermark before, but not up to the watermark.
+        ([("select cast(", [("7",)])], "7"),
         # Two runs behind (no mark 5 or above): every mark.
         ([("select cast(", [(None,)]), ("select 1", []), ("select cast(", [("3",)])], "3"),
     ],
@@ -142,6 +142,46 @@ def test_otherwise_it_reads_its_largest_mark(
     assert f"    where spark_query_catalog_changed_at > {since}\n)" in sql, sql
     assert "left semi join changed_groups" in sql
     assert library.queries[-1].startswith(LARGEST)
+
+
+@pytest.mark.parametrize("groups", [None, "spark_query_catalog_date", ["card_id"]])
+def test_read_up_to_the_upstreams_watermark_it_reads_nothing(
+    groups: object, lints_clean: Callable[[str], None]
+) -> None:
+    """Its largest mark is the upstream's watermark (the largest mark there):
+    nothing changed since, and nothing of the upstream is asked or read."""
+    library = _library(answers=[("show tblproperties", RECORDED), ("select cast(", [("9",)])])
+    sql = library.call("changed_rows", UPSTREAM, groups=groups)
+    assert sql == "select *\nfrom analytics.card_features\nwhere false"
+    assert library.queries == [
+        "show tblproperties analytics.card_features",
+        LARGEST + "\nwhere spark_query_catalog_changed_at > 5",
+    ]
+    lints_clean(sql)
+    # With no record of a run before (the upstream's first): the same, from every mark.
+    library = _library(
+        largest="9", answers=[("show tblproperties", RECORDED[:1]), ("select cast(", [("9",)])]
+    )
+    assert library.call("changed_rows", UPSTREAM, groups=groups).endswith("\nwhere false")
+    assert library.queries[-1] == LARGEST
+    # A timestamp mark: the literals the upstream and the model write.
+    library = _library(
+        own_type="timestamp",
+        answers=[
+            ("show tblproperties", [("spark_query_catalog.watermark", "timestamp_micros(9)")]),
+            ("select cast(", [("9",)]),
+        ],
+    )
+    assert library.call("changed_rows", UPSTREAM, groups=groups).endswith("\nwhere false")
+    # The same number in a literal of another type: not taken as equal, asked.
+    library = _library(
+        answers=[
+            ("show tblproperties", [("spark_query_catalog.watermark", "timestamp_micros(9)")]),
+            ("select cast(", [("9",)]),
+        ],
+    )
+    sql = library.call("changed_rows", UPSTREAM, groups=groups)
+    assert sql.endswith("spark_query_catalog_changed_at > 9") or "changed_groups" in sql, sql
 
 
 def test_under_build_empty_it_asks_the_upstreams_table() -> None:
