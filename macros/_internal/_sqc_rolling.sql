@@ -60,6 +60,23 @@
 {% endmacro %}
 
 
+{#- `sql`, a finished statement, with each frame clause that runs past 80
+    columns split before its last ` and `, its end on a line of its own.
+    _sqc_over_sql splits a long frame at the margin it is written at, but
+    the forms that nest a query in subqueries indent it after writing it:
+    only the whole statement knows how deep a frame lies. -#}
+{% macro _sqc_fit_frames(sql) %}
+    {%- set lines = [] -%}
+    {%- for line in sql.split("\n") -%}
+        {%- set frame = modules.re.match("^( *)((?:rows|range|groups) between .*) (and .*)$", line)
+            if line | length > 80 else none -%}
+        {%- do lines.append(line if frame is none
+            else frame.group(1) ~ frame.group(2) ~ "\n" ~ frame.group(1) ~ frame.group(3)) -%}
+    {%- endfor -%}
+    {{- return(lines | join("\n")) -}}
+{% endmacro %}
+
+
 {#- `call` (an aggregate call, as written) over the window. Two windows
     take Spark's frame whatever the aggregate, with no frame clause of their
     own (Spark refuses both):

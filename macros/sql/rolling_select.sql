@@ -61,16 +61,19 @@
             halo.sql if halo is not none else relation_sql, relation, items, window, exclusion
         ) -%}
     {%- elif window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}
-        {{- return(spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)) -}}
+        {{- return(spark_query_catalog._sqc_fit_frames(
+            spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)
+        )) -}}
     {%- else -%}
         {%- set query = spark_query_catalog._sqc_rolling_select_query(
             halo.sql if halo is not none else relation_sql, relation, items, window, macro_name
         ) -%}
     {%- endif -%}
-    {%- if halo is none -%}
-        {{- return(query) -}}
+    {%- if halo is not none -%}
+        {%- set query = "select rolling_batch.*\nfrom (\n" ~ query | indent(4, first=true)
+            ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch -%}
     {%- endif -%}
-    {{- return("select rolling_batch.*\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_batch\nwhere\n    " ~ halo.batch) -}}
+    {{- return(spark_query_catalog._sqc_fit_frames(query)) -}}
 {% endmacro %}
 
 

@@ -424,3 +424,24 @@ def test_floating_sums_with_exclude_add_the_frame_s_parts(
     assert "then rolling_1_kept_sum / rolling_1_kept_count" in sql
     assert ("order by ratio\n" in sql) == peers_split
     assert ("rows between unbounded preceding and 1 preceding" in sql) == peers_split
+
+
+@pytest.mark.parametrize("aggregate", ["sum(v)", "count(*)", "count(distinct v)"])
+@pytest.mark.parametrize("exclude", ["current row", "group", "ties"])
+def test_frames_nested_deep_are_split_to_fit_the_line(
+    lints_clean: Callable[[str], None], aggregate: str, exclude: str
+) -> None:
+    """`exclude` over a timestamp's RANGE nests the running totals three
+    subqueries deep, where a whole-partition frame clause (56 characters)
+    passes 80 columns: the finished statement splits it before its `and`."""
+    library = Library(columns={"t": [("p", "string"), ("at", "timestamp"), ("v", "bigint")]})
+    sql = library.render(
+        f"{{{{ rolling_select('t', {{'r': '{aggregate}'}}, 'at', partition_by='p', "
+        f"frame='range', preceding='7 days', exclude='{exclude}') }}}}"
+    )
+    assert max(len(line) for line in sql.split("\n")) <= 80, sql
+    assert (
+        "\n                            rows between unbounded preceding\n"
+        "                            and unbounded following\n"
+    ) in sql
+    lints_clean(sql)
