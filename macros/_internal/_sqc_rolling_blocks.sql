@@ -12,7 +12,7 @@
     that block is after the one the frame starts in, or the whole partition's
     when the frame covers it.
 -#}
-{% macro _sqc_block_extremes_sql(relation_sql, window, columns, extremes, counted=[]) %}
+{% macro _sqc_block_extremes_sql(relation_sql, window, columns, extremes) %}
     {%- set lo = window.start.position | int -%}
     {%- set hi = window.end.position | int -%}
     {%- set width = hi - lo + 1 -%}
@@ -40,7 +40,7 @@
         {%- do extreme.update({"name": name, "call": call}) -%}
     {%- endfor -%}
 
-    {%- set select = ["* except (\n" ~ spark_query_catalog._sqc_list_lines(helpers + counted, 8) ~ "\n    )"] -%}
+    {%- set select = ["* except (\n" ~ spark_query_catalog._sqc_list_lines(helpers, 8) ~ "\n    )"] -%}
     {%- for column in columns -%}
         {%- set extreme = extremes | selectattr("alias", "equalto", column.alias) | first -%}
         {%- if extreme is defined and column.sql is none -%}

@@ -84,7 +84,7 @@
     {%- set source = namespace(sql=relation_sql) -%}
     {%- for step in steps -%}
         {%- set query = spark_query_catalog._sqc_rolling_select_query(source.sql, relation,
-            spark_query_catalog._sqc_aggregates(step.aggregates, macro_name), step.window, macro_name) -%}
+            spark_query_catalog._sqc_aggregates(step.aggregates, macro_name), step.window, macro_name, in_order=false) -%}
         {%- set source.sql = "(\n" ~ query | indent(4, first=true) ~ "\n) as " ~ step.name -%}
         {%- do helpers.extend(step.aggregates.keys()) -%}
     {%- endfor -%}
@@ -191,15 +191,18 @@
 {% endmacro %}
 
 
-{#- `source_sql` with `columns` added, as a subquery named `alias`; each
-    column's name joins `helpers`. No columns: `source_sql` as it is. -#}
+{#- `source_sql` with `columns` added, as a subquery `alias` (the columns
+    only renamed first: ST06); each name joins `helpers`. No columns: as is. -#}
 {% macro _sqc_exclude_layer(source_sql, columns, alias, helpers) %}
     {%- if not columns -%}
         {{- return(source_sql) -}}
     {%- endif -%}
+    {%- set renamed = [] -%}
     {%- for column in columns -%}
+        {%- do renamed.append(column) if modules.re.match("^\\w+ as \\w+$", column) else none -%}
         {%- do helpers.append(column.split(" as ")[-1]) -%}
     {%- endfor -%}
+    {%- set columns = renamed + columns | reject("in", renamed) | list -%}
     {{- return("(\n" ~ ("select\n    *,\n" ~ spark_query_catalog._sqc_list_lines(columns, 4) ~ "\nfrom " ~ source_sql)
         | indent(4, first=true) ~ "\n) as " ~ alias) -}}
 {% endmacro %}

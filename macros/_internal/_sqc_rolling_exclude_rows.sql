@@ -60,7 +60,7 @@
     {%- endfor -%}
     {%- if frame_aggregates -%}
         {%- set query = spark_query_catalog._sqc_rolling_select_query(source.sql, relation,
-            spark_query_catalog._sqc_aggregates(frame_aggregates, macro_name), rows_window, macro_name) -%}
+            spark_query_catalog._sqc_aggregates(frame_aggregates, macro_name), rows_window, macro_name, in_order=false) -%}
         {%- set source.sql = "(\n" ~ query | indent(4, first=true) ~ "\n) as rolling_frames" -%}
         {%- do helpers.extend(frame_aggregates.keys()) -%}
     {%- endif -%}

@@ -143,8 +143,10 @@
 {% endmacro %}
 
 
-{#- rolling_select's query over `relation_sql`. -#}
-{% macro _sqc_rolling_select_query(relation_sql, relation, items, window, macro_name) %}
+{#- rolling_select's query over `relation_sql`: its columns, then each
+    aggregate's, in the order of `items` (`in_order`, for a caller's model)
+    or with the exact distinct counts first (for helper columns). -#}
+{% macro _sqc_rolling_select_query(relation_sql, relation, items, window, macro_name, in_order=true) %}
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
     {%- set distincts = [] -%}
@@ -183,12 +185,22 @@
         {%- endif -%}
         {%- set relation_sql = "(\n" ~ distinct_sql | indent(4, first=true) ~ "\n) as rolling_distinct" -%}
     {%- endif -%}
+    {#- The distinct counts come with `*`: a simple column after a computed
+        one is what sqlfluff's ST06 refuses. -#}
+    {%- set computed = columns | rejectattr("alias", "in", counted) | list -%}
     {%- if extremes | length == 0 -%}
-        {%- set select = ["* except (" ~ counted | join(", ") ~ ")" if counted else "*"] -%}
-        {%- for column in columns -%}
+        {%- set select = ["*"] -%}
+        {%- for column in computed -%}
             {%- do select.append(spark_query_catalog._sqc_select_item(column.sql, column.alias)) -%}
         {%- endfor -%}
-        {{- return("select\n" ~ spark_query_catalog._sqc_list_lines(select, 4) ~ "\nfrom " ~ relation_sql) -}}
+        {%- set query = "select\n" ~ spark_query_catalog._sqc_list_lines(select, 4) ~ "\nfrom " ~ relation_sql -%}
+    {%- else -%}
+        {%- set query = spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, computed, extremes) -%}
     {%- endif -%}
-    {{- return(spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, columns, extremes, counted)) -}}
+    {%- set aliases = columns | map(attribute="alias") | list -%}
+    {%- if not in_order or aliases == counted + computed | map(attribute="alias") | list -%}
+        {{- return(query) -}}
+    {%- endif -%}
+    {{- return("select\n    * except (" ~ aliases | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(aliases, 4)
+        ~ "\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_aggregates") -}}
 {% endmacro %}

@@ -3,6 +3,8 @@ the errors, rendered with dbt's Jinja, no Spark."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sqc.testing.jinja import Library
@@ -266,6 +268,35 @@ def test_the_linear_form_lints_clean(library: Library) -> None:
             f"{{{{ rolling_select('pytest.sales', {counts}, {frame}, partition_by='store_id') }}}}"
         )
         assert violations(sql) == [], frame
+
+
+@pytest.mark.parametrize(
+    ("names", "reordered"),
+    [
+        (["spent", "customers"], True),
+        (["customers", "spent"], False),
+        (["spent", "customers", "largest"], True),
+    ],
+)
+def test_mixed_with_other_aggregates_in_the_order_given(
+    library: Library, lints_clean: Callable[[str], None], names: list[str], reordered: bool
+) -> None:
+    """The linear distinct count comes with its query's `*`, before the
+    aggregates computed over it (sqlfluff's ST06 refuses a plain column
+    after a computed one): where the order given differs, a last
+    projection restores it."""
+    calls = {"spent": "sum(amount)", "customers": "count(distinct customer)", "largest": "max(id)"}
+    aggregates = {name: calls[name] for name in names}
+    sql = library.render(
+        f"{{{{ rolling_select('pytest.sales', {aggregates!r}, 'id', partition_by='store_id', "
+        "preceding=999) }}"
+    )
+    assert ") as rolling_distinct" in sql
+    assert sql.endswith(") as rolling_aggregates") == reordered
+    if reordered:
+        head = f"select\n    * except ({', '.join(names)}),\n    " + ",\n    ".join(names)
+        assert sql.startswith(head + "\nfrom (\n")
+    lints_clean(sql)
 
 
 def test_range_over_timestamps_needs_a_fixed_offset_zone() -> None:
