@@ -61,9 +61,8 @@
             halo.sql if halo is not none else relation_sql, relation, items, window, exclusion
         ) -%}
     {%- elif window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}
-        {{- return(spark_query_catalog._sqc_fit_frames(
-            spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window)
-        )) -}}
+        {#- No halo: inside a batch, a GROUPS frame is a compile error above. -#}
+        {%- set query = spark_query_catalog._sqc_rolling_groups_sql(relation_sql, relation, items, window) -%}
     {%- else -%}
         {%- set query = spark_query_catalog._sqc_rolling_select_query(
             halo.sql if halo is not none else relation_sql, relation, items, window, macro_name

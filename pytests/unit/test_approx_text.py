@@ -110,13 +110,13 @@ def test_linear_where_there_is_none_says_why(library: Library, call: str, reason
 
 
 def test_mixed_with_a_block_max_in_the_order_given(library: Library) -> None:
+    """The distinct count comes with the block form's `*` (sqlfluff's ST06:
+    no simple column after a computed one); a last projection puts the
+    columns in the order given."""
     sql = _select(
         library, "{'most': 'max(units)', 'buyers': 'approx_count_distinct(customer)'}",
         "preceding=99",
     )  # fmt: skip
-    """The distinct count comes with the block form's `*` (sqlfluff's ST06:
-    no simple column after a computed one); a last projection puts the
-    columns in the order given."""
     assert ") as rolling_distinct" in sql
     assert sql.startswith("select\n    * except (most, buyers),\n    most,\n    buyers\nfrom (\n")
     assert sql.endswith("\n) as rolling_aggregates")
