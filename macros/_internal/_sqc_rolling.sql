@@ -60,18 +60,40 @@
 {% endmacro %}
 
 
-{#- `sql`, a finished statement, with each frame clause that runs past 80
-    columns split before its last ` and `, its end on a line of its own.
+{#- `sql`, a finished statement, with each line of a frame clause that runs
+    past 80 columns broken where it must be, at its own indent (sqlfluff
+    wants one indent for the whole clause): before its last ` and `, then
+    after `between`, then before a bound's `preceding` or `following`, and
+    last after the `and`.
     _sqc_over_sql splits a long frame at the margin it is written at, but
-    the forms that nest a query in subqueries indent it after writing it:
-    only the whole statement knows how deep a frame lies. -#}
+    the forms that nest a query in subqueries indent it after writing it,
+    and a frame over an interval is as long as its literals: only the whole
+    statement knows how deep a frame lies. -#}
 {% macro _sqc_fit_frames(sql) %}
+    {#- A frame clause's line: its start, or the end that _sqc_over_sql put on a line of its own. -#}
+    {%- set frame_line = "^( *)((?:rows|range|groups) between .*|and (?:unbounded|interval|\\d).* (?:preceding|following))$" -%}
+    {%- set breaks = ["^(.*) (and .*)$", "^((?:rows|range|groups) between) (.*)$",
+        "^(.*) ((?:preceding|following))$", "^(and) (.*)$"] -%}
     {%- set lines = [] -%}
     {%- for line in sql.split("\n") -%}
-        {%- set frame = modules.re.match("^( *)((?:rows|range|groups) between .*) (and .*)$", line)
-            if line | length > 80 else none -%}
-        {%- do lines.append(line if frame is none
-            else frame.group(1) ~ frame.group(2) ~ "\n" ~ frame.group(1) ~ frame.group(3)) -%}
+        {%- set frame = modules.re.match(frame_line, line) if line | length > 80 else none -%}
+        {%- if frame is none -%}
+            {%- do lines.append(line) -%}
+        {%- else -%}
+            {%- set indent = frame.group(1) -%}
+            {%- set pieces = namespace(all=[frame.group(2)]) -%}
+            {%- for pattern in breaks -%}
+                {%- set broken = [] -%}
+                {%- for piece in pieces.all -%}
+                    {%- set split = modules.re.match(pattern, piece) if (indent ~ piece) | length > 80 else none -%}
+                    {%- do broken.extend([piece] if split is none else [split.group(1), split.group(2)]) -%}
+                {%- endfor -%}
+                {%- set pieces.all = broken -%}
+            {%- endfor -%}
+            {%- for piece in pieces.all -%}
+                {%- do lines.append(indent ~ piece) -%}
+            {%- endfor -%}
+        {%- endif -%}
     {%- endfor -%}
     {{- return(lines | join("\n")) -}}
 {% endmacro %}
@@ -167,22 +189,28 @@
 {% endmacro %}
 
 
-{#- A non-negative number of seconds as a duration interval: interval '7 days 0.000001 seconds'. -#}
+{#- A non-negative number of seconds as an interval, in words and unquoted, as
+    short as it reads: interval 7 days 1 microsecond (a day-time interval, as
+    the frame's own `interval '7 days'` is, so that a day is 24 hours in both). -#}
 {% macro _sqc_seconds_interval(seconds) %}
     {%- set left = namespace(micros=(seconds * 1000000) | round | int) -%}
     {%- set parts = [] -%}
-    {%- for unit, size in [("days", 86400000000), ("hours", 3600000000), ("minutes", 60000000)] -%}
-        {%- if left.micros // size > 0 -%}
-            {%- set count = left.micros // size -%}
-            {%- do parts.append(count ~ " " ~ (unit[:-1] if count == 1 else unit)) -%}
+    {%- for unit, size in [("day", 86400000000), ("hour", 3600000000), ("minute", 60000000)] -%}
+        {%- set count = left.micros // size -%}
+        {%- if count > 0 -%}
+            {%- do parts.append(count ~ " " ~ unit ~ ("" if count == 1 else "s")) -%}
             {%- set left.micros = left.micros % size -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- if left.micros > 0 or parts | length == 0 -%}
-        {%- set fraction = left.micros % 1000000 -%}
-        {%- do parts.append((left.micros // 1000000) ~ ("." ~ "%06d" | format(fraction) if fraction else "") ~ " seconds") -%}
+    {%- set whole, micros = left.micros // 1000000, left.micros % 1000000 -%}
+    {%- if whole and micros -%}
+        {%- do parts.append(whole ~ "." ~ "%06d" | format(micros) ~ " seconds") -%}
+    {%- elif micros -%}
+        {%- do parts.append(micros ~ (" microsecond" if micros == 1 else " microseconds")) -%}
+    {%- elif whole or not parts -%}
+        {%- do parts.append(whole ~ (" second" if whole == 1 else " seconds")) -%}
     {%- endif -%}
-    {{- return("interval '" ~ parts | join(" ") ~ "'") -}}
+    {{- return("interval " ~ parts | join(" ")) -}}
 {% endmacro %}
 
 

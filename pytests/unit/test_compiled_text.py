@@ -442,7 +442,7 @@ def test_rolling_linear_range_interval_decimal(library: Library) -> None:
                         partition by store_id
                         order by sold_at
                         range between unbounded preceding
-                        and interval '1 day 0.000001 seconds' preceding
+                        and interval 1 day 1 microsecond preceding
                     ) > 0
                     then
                         cast(
@@ -454,7 +454,7 @@ def test_rolling_linear_range_interval_decimal(library: Library) -> None:
                                 partition by store_id
                                 order by sold_at
                                 range between unbounded preceding
-                                and interval '1 day 0.000001 seconds' preceding
+                                and interval 1 day 1 microsecond preceding
                             ), 0)
                             as decimal(20, 2)
                         )

@@ -225,10 +225,14 @@ def test_offsets_as_key_steps(
 @pytest.mark.parametrize(
     ("seconds", "interval"),
     [
-        (604800.000001, "interval '7 days 0.000001 seconds'"),
-        (86400, "interval '1 day'"),
-        (5400, "interval '1 hour 30 minutes'"),
-        (0.000001, "interval '0.000001 seconds'"),
+        (604800.000001, "interval 7 days 1 microsecond"),
+        (86400, "interval 1 day"),
+        (5400, "interval 1 hour 30 minutes"),
+        (0.000001, "interval 1 microsecond"),
+        (0.000002, "interval 2 microseconds"),
+        (4.500001, "interval 4.500001 seconds"),
+        (61, "interval 1 minute 1 second"),
+        (0, "interval 0 seconds"),
     ],
 )
 def test_seconds_as_an_interval(library: Library, seconds: float, interval: str) -> None:
@@ -444,4 +448,37 @@ def test_frames_nested_deep_are_split_to_fit_the_line(
         "\n                            rows between unbounded preceding\n"
         "                            and unbounded following\n"
     ) in sql
+    lints_clean(sql)
+
+
+@pytest.mark.parametrize(
+    "aggregates",
+    [
+        {"r": "sum(v)"},
+        {"r": "avg(d)"},
+        {"r": "count(distinct s)", "t": "sum(v)"},
+        {"r": "max(b)", "t": "avg(d)"},
+    ],
+)
+@pytest.mark.parametrize("exclude", ["current row", "group", "ties"])
+@pytest.mark.parametrize("preceding", ["7 days", "2 hours 30 minutes"])
+def test_deepest_frames_over_intervals_fit_the_line(
+    lints_clean: Callable[[str], None], aggregates: dict[str, str], exclude: str, preceding: str
+) -> None:
+    """An int's sum is cast one subquery deeper than a bigint's, a distinct
+    count beside sums nests them one more, and a frame over an interval is
+    as long as its literals: the bound just before the frame's start (a
+    microsecond less) is written in words, unquoted, and a frame clause
+    still too long breaks after `between`, before `preceding` and after
+    `and`, at one indent."""
+    library = Library(columns={"t": [
+        ("p", "string"), ("at", "timestamp"), ("v", "int"), ("d", "decimal(10,2)"),
+        ("b", "bigint"), ("s", "string"),
+    ]})  # fmt: skip
+    sql = library.render(
+        f"{{{{ rolling_select('t', {aggregates!r}, 'at', partition_by='p', "
+        f"frame='range', preceding='{preceding}', exclude='{exclude}') }}}}"
+    )
+    assert max(len(line) for line in sql.split("\n")) <= 80, sql
+    assert f"interval {preceding} 1 microsecond" in sql
     lints_clean(sql)
