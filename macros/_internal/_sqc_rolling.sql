@@ -39,7 +39,8 @@
 {% endmacro %}
 
 
-{#- " over (\n    partition by ...\n    order by ...\n    <frame>\n)", `margin` spaces in. -#}
+{#- " over (\n    partition by ...\n    order by ...\n    <frame>\n)", `margin` spaces in;
+    " over ()" with none of them. -#}
 {% macro _sqc_over_sql(window, frame_sql, margin) %}
     {%- set clauses = [] -%}
     {%- if window.partition_clause -%}
@@ -54,6 +55,9 @@
         {%- do clauses.append(split[0] ~ "\n" ~ " " * (margin + 4) ~ "and " ~ split[1]) -%}
     {%- elif frame_sql -%}
         {%- do clauses.append(frame_sql) -%}
+    {%- endif -%}
+    {%- if not clauses -%}
+        {{- return(" over ()") -}}
     {%- endif -%}
     {%- set inner = "\n" ~ " " * (margin + 4) -%}
     {{- return(" over (" ~ inner ~ clauses | join(inner) ~ "\n" ~ " " * margin ~ ")") -}}

@@ -229,8 +229,8 @@
             or (execute and aggregate.function == "avg" and kind == "decimal"
                 and spark_query_catalog._sqc_linear_avg_digits(window, argument_type) is none) -%}
             {{- spark_query_catalog._sqc_fail("rolling_select", "exclude", "'no others' for " ~ item.sql ~ " (a frame's"
-                ~ " exclusion takes min and max, count, count(distinct), approx_count_distinct, and sum and avg of"
-                ~ " numbers, decimals up to 28 digits)", exclude) -}}
+                ~ " exclusion takes min and max, count, count(distinct), approx_count_distinct, median, percentile_cont,"
+                ~ " percentile_disc, mode, and sum and avg of numbers, decimals up to 28 digits)", exclude) -}}
         {%- endif -%}
         {#- min and max, and floating-point sums, take the frame's rows
             before and after the row's peers, which a RANGE key's smallest

@@ -27,8 +27,12 @@
 -#}
 
 {#- `expression` over Spark's frame of `window`, a holistic aggregate in
-    a form Spark takes. `argument` names the macro's argument in errors. -#}
-{% macro _sqc_native_call_sql(expression, window, margin, macro_name, argument, relation=none) %}
+    a form Spark takes. `argument` names the macro's argument in errors.
+    With `kept` ({fields (a list), predicate}: rolling_select's `exclude`), the
+    frame's values (`val`) are collected beside `fields`, and those whose
+    element `e` meets `predicate` are kept and sorted, whatever the
+    aggregate (mode too, and percentile_cont of any type). -#}
+{% macro _sqc_native_call_sql(expression, window, margin, macro_name, argument, relation=none, kept=none) %}
     {%- set holistic = spark_query_catalog._sqc_parse_holistic(expression, macro_name, argument) -%}
     {%- if holistic is none -%}
         {{- return(spark_query_catalog._sqc_window_call_sql(expression, window, margin)) -}}
@@ -36,7 +40,7 @@
     {%- set value = holistic.value -%}
     {#- mode(x, true) is Spark's mode with ties to the smallest value; the
         largest has only the within group spelling. -#}
-    {%- if holistic.function == "mode" -%}
+    {%- if holistic.function == "mode" and kept is none -%}
         {{- return(spark_query_catalog._sqc_window_call_sql("mode() within group (order by " ~ value ~ " desc)"
             if holistic.descending else "mode(" ~ value ~ ", true)", window, margin)) -}}
     {%- endif -%}
@@ -50,7 +54,7 @@
         type not known, is Spark's percentile; so is any with
         method='native': it counts the frame's distinct values in a hash
         map, faster than a sort where a frame holds few of them. -#}
-    {%- if cont and (window.method == "native" or spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(value, window.columns,
+    {%- if cont and kept is none and (window.method == "native" or spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(value, window.columns,
         relation)) not in ["integral", "decimal"]) -%}
         {{- return(spark_query_catalog._sqc_window_call_sql("percentile(" ~ value ~ ", "
             ~ ("array(" ~ fractions | join(", ") ~ ")" if holistic.array else fractions[0]) ~ ")", window, margin)) -}}
@@ -65,9 +69,30 @@
         them (`picks`), one is `one`. An empty frame gives NULL
         (try_element_at, get), and so does an array of several fractions,
         as percentile's. -#}
-    {%- set sorted = "sort_array(" ~ spark_query_catalog._sqc_window_call_sql("collect_list(" ~ ("double(" ~ value ~ ")"
-        if cont else value) ~ ")", window, margin + 8) ~ (", false)" if holistic.descending and not cont else ")") -%}
-    {%- if cont -%}
+    {%- set typed = "double(" ~ value ~ ")" if cont else value -%}
+    {%- if kept is none -%}
+        {%- set values = spark_query_catalog._sqc_window_call_sql("collect_list(" ~ typed ~ ")", window, margin + 8) -%}
+    {%- else -%}
+        {#- A NULL value is no element: collect_list skips it. -#}
+        {%- set collected = spark_query_catalog._sqc_window_call_sql("collect_list(\n" ~ " " * (margin + 20) ~ "if(" ~ value
+            ~ " is null, null, struct(\n" ~ " " * (margin + 24) ~ (kept.fields + [typed ~ " as val"])
+            | join(",\n" ~ " " * (margin + 24)) ~ "\n"
+            ~ " " * (margin + 20) ~ "))\n" ~ " " * (margin + 16) ~ ")", window, margin + 16) -%}
+        {%- set values = "transform(\n" ~ " " * (margin + 12) ~ "filter(\n" ~ " " * (margin + 16) ~ collected ~ ",\n"
+            ~ " " * (margin + 16) ~ "e -> " ~ kept.predicate ~ "\n" ~ " " * (margin + 12) ~ "),\n"
+            ~ " " * (margin + 12) ~ "e -> e.val\n" ~ " " * (margin + 8) ~ ")" -%}
+    {%- endif -%}
+    {%- set sorted = "sort_array(" ~ values ~ (", false)" if holistic.descending and not cont else ")") -%}
+    {%- if holistic.function == "mode" -%}
+        {#- The first of the longest runs of equal values in the sorted
+            frame (the smallest value; descending, the largest): `m` holds
+            the last value, its run, and the mode and its run so far. -#}
+        {%- set one = "aggregate(\n    slice(rolling_sorted, 2, size(rolling_sorted)),\n    named_struct(\n"
+            ~ "        'prev', get(rolling_sorted, 0),\n        'run', 1,\n        'mode', get(rolling_sorted, 0),\n"
+            ~ "        'top', 1\n    ),\n    (m, x) -> named_struct(\n        'prev', x,\n"
+            ~ "        'run', if(x = m.prev, m.run + 1, 1),\n        'mode', if(x = m.prev and m.run >= m.top, x, m.mode),\n"
+            ~ "        'top', greatest(m.top, if(x = m.prev, m.run + 1, 1))\n    ),\n    m -> m.mode\n)" -%}
+    {%- elif cont -%}
         {%- set positions = [] -%}
         {%- for fraction in fractions -%}
             {%- do positions.append("double(" ~ fraction ~ ") * (size(rolling_sorted) - 1)") -%}

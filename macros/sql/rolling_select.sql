@@ -57,7 +57,7 @@
         {{- spark_query_catalog._sqc_fail(macro_name, "exclude", "one of '" ~ exclusions | join("', '") ~ "'", exclude) -}}
     {%- endif -%}
     {%- if exclusion != "no others" -%}
-        {%- set query = spark_query_catalog._sqc_rolling_exclude_sql(
+        {%- set query = spark_query_catalog._sqc_rolling_exclude_holistic_sql(
             halo.sql if halo is not none else relation_sql, relation, items, window, exclusion
         ) -%}
     {%- elif window.frame_kind == "groups" and not spark_query_catalog._sqc_is_plain_window(window) -%}

@@ -929,6 +929,56 @@ def test_holistic_aggregates_equal_the_reference(
                 assert _close(actual, value), (HOLISTIC_FRAMES[index], alias, row_id, actual, value)
 
 
+# (frame, order key, preceding, following, exclusion): a row outside its own
+# frame (ROWS 3 to 1 preceding), peers inside RANGE and GROUPS frames, and
+# an unbounded end. With a sum beside them in one call, before and after.
+HOLISTIC_EXCLUDES = [
+    ("rows", "row_id", 3, 1, "current row"), ("rows", "row_id", 3, -1, "current row"),
+    ("range", "k", 2, 0, "group"), ("range", "k", 2, 1, "ties"),
+    ("groups", "k", 1, 1, "current row"), ("groups", "k", 1, 0, "ties"),
+    ("range", "k desc", "unbounded", 0, "current row"),
+]  # fmt: skip
+EXCLUDED_HOLISTIC = {"s": "sum(v)", **HOLISTIC_AGGREGATES, "n": "count(v)"}
+
+
+@pytest.fixture(scope="module")
+def holistic_exclude_sql(rolling_view: DbtProject) -> str:
+    return _side_by_side_sql(rolling_view, "e", [
+        (EXCLUDED_HOLISTIC, _frame_arguments(*case)) for case in HOLISTIC_EXCLUDES
+    ])  # fmt: skip
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=4)
+@given(keys=tables_strategy)
+def test_holistic_aggregates_with_exclusions_equal_the_reference(
+    rolling_view: DbtProject, holistic_exclude_sql: str, keys: list[tuple[Any, ...]]
+) -> None:
+    """median, percentile_cont, percentile_disc and mode with EXCLUDE
+    CURRENT ROW, GROUP and TIES over ROWS, RANGE and GROUPS frames, beside a
+    sum and a count in the same call, over random partitions with NULL
+    keys, ties and NULL values: each equals the pure-Python reference with
+    the same exclusion."""
+    rows = _rows(keys)
+    _load(rolling_view, rows)
+    got = {r.row_id: r.asDict() for r in rolling_view.sql(holistic_exclude_sql)}
+    assert sorted(got) == [r[0] for r in rows]
+    references = {**HOLISTIC_REFERENCES, "s": ("v", "sum"), "n": ("v", "count")}
+    for index, (frame, key, preceding, following, exclude) in enumerate(HOLISTIC_EXCLUDES):
+        start = None if preceding == "unbounded" else -preceding
+        column = 0 if key == "row_id" else 2
+        for alias, (value_column, compute) in references.items():
+            value_index = 8 if value_column == "v" else 9
+            frame_rows = [reference.FrameRow(r[0], r[1], r[column], r[value_index]) for r in rows]
+            expected = reference.frame_aggregate(
+                frame_rows, compute, frame, start, following,
+                descending=key.endswith(" desc"), exclude=exclude,
+            )  # fmt: skip
+            for row_id, value in expected.items():
+                actual = got[row_id][f"e{index}_{alias}"]
+                case = HOLISTIC_EXCLUDES[index]
+                assert _close(actual, value), (case, alias, row_id, actual, value)
+
+
 def test_whole_partitions_equal_sparks_own_aggregates(rolling_view: DbtProject) -> None:
     """Over a frame that spans the partition, percentile_disc and mode give
     what Spark's own aggregates give over the group (its percentile_disc

@@ -482,3 +482,40 @@ def test_deepest_frames_over_intervals_fit_the_line(
     assert max(len(line) for line in sql.split("\n")) <= 80, sql
     assert f"interval {preceding} 1 microsecond" in sql
     lints_clean(sql)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "predicate"),
+    [
+        ("'id', preceding=3, following=1, exclude='current row'", "e.row_id != rolling_row_id"),
+        ("'id', frame='range', preceding=2, exclude='group'", "not e.peer <=> id"),
+        (
+            "'id', frame='range', preceding=2, exclude='ties'",
+            "e.row_id = rolling_row_id or not e.peer <=> id",
+        ),
+        ("'id', frame='groups', preceding=1, exclude='group'", "e.peer != rolling_group"),
+        (
+            "[], frame='range', preceding='unbounded', following='unbounded', exclude='group'",
+            "false",
+        ),
+    ],
+)
+def test_holistic_aggregates_with_exclude_filter_the_frame_s_values(
+    library: Library, lints_clean: Callable[[str], None], arguments: str, predicate: str
+) -> None:
+    """median, percentile_disc and mode with `exclude` collect the frame's
+    values beside their row's number and peer keys, and keep those the
+    exclusion leaves (no order key: every row is a peer); counts in the
+    same call take their own forms, and the columns come in the order
+    given."""
+    sql = library.render(
+        "{{ rolling_select('pytest.keys', {'m': 'median(amount)', 's': 'count(*)', "
+        "'d': 'percentile_disc(0.5) within group (order by amount)', 'mo': 'mode(label)', "
+        f"'n': 'count(*)'}}, {arguments}) }}}}"
+    )
+    lints_clean(sql)
+    assert f" e -> {predicate}\n" in sql
+    assert "monotonically_increasing_id() as rolling_row_id" in sql
+    aliases = ["m", "s", "d", "mo", "n"]
+    listed = ",\n    ".join(aliases)
+    assert sql.startswith(f"select\n    * except ({', '.join(aliases)}),\n    {listed}\nfrom (")

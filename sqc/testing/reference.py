@@ -120,6 +120,7 @@ def frame_aggregate(
     descending: bool = False,
     nulls_first: bool | None = None,
     decimal_scale: int | None = None,
+    exclude: str | None = None,
 ) -> dict[int, Any]:
     """Each row's aggregate over its window frame, from Spark's semantics.
 
@@ -138,6 +139,9 @@ def frame_aggregate(
     sum, avg, min and
     max of an empty frame, or of NULLs only, are NULL; count is 0. An avg of
     decimals is rounded half up to `decimal_scale` + 4 places, as Spark's.
+    `exclude` ('current row', 'group' or 'ties', SQL:2011's) takes the row,
+    its peers (the rows of its partition with its key), or its peers but
+    not the row out of the frame.
     """
     if nulls_first is None:
         nulls_first = not descending
@@ -173,8 +177,18 @@ def frame_aggregate(
                     other for other in ordered
                     if _in_range(other.key, row.key, start, end, descending, nulls_first)
                 ]  # fmt: skip
+            if exclude is not None:
+                chosen = [other for other in chosen if not _excluded(other, row, exclude)]
             result[row.row_id] = _aggregate(aggregate, chosen, decimal_scale)
     return result
+
+
+def _excluded(other: FrameRow, row: FrameRow, exclude: str) -> bool:
+    """Whether `exclude` takes `other` out of `row`'s frame."""
+    if exclude == "current row":
+        return other.row_id == row.row_id
+    peer = other.key == row.key  # NULL keys are peers of each other
+    return peer if exclude == "group" else peer and other.row_id != row.row_id
 
 
 def _peer_groups(ordered: Sequence[FrameRow]) -> list[int]:

@@ -76,6 +76,11 @@
             relation, {'med': 'median(amount)', 'middle': 'percentile_disc(0.5) within group (order by amount)',
             'usual': 'mode() within group (order by kind)'}, 'event_id', partition_by='user_id', preceding=2
         ) ~ ") as ranked",
+        "rolling_percentiles_excluded": "select event_id, med, others_n, usual from (" ~ spark_query_catalog.rolling_select(
+            relation, {'med': 'median(amount)', 'others_n': 'count(*)', 'usual': 'mode() within group (order by kind)'},
+            'event_id', partition_by='user_id', frame='range', preceding='unbounded', following='unbounded',
+            exclude='current row'
+        ) ~ ") as ranked_others",
         "rolling_empty": "select event_id, events, amount_sum from (" ~ spark_query_catalog.rolling_select(
             relation, {'events': 'count(*)', 'amount_sum': 'sum(amount)'}, 'event_at', partition_by='user_id',
             preceding=1, following=-2
