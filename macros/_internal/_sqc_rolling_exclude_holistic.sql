@@ -43,8 +43,8 @@
         {%- do heads.append(spark_query_catalog._sqc_key_head(key)) -%}
     {%- endfor -%}
     {%- set peer = heads[0] if heads | length == 1 else "struct(" ~ heads | join(", ") ~ ")" -%}
-    {#- With no order key, every row is a peer of every other. -#}
-    {#- A group's number is never NULL: `!=` is enough. -#}
+    {#- With no order key, every row is a peer of every other; a group's
+        number is never NULL, so `!=` tells its peers. -#}
     {%- set others_only = "false" if not heads else ("e.peer != rolling_group" if grouped_frame
         else "not e.peer <=> " ~ peer) -%}
     {%- set predicate = {

@@ -911,22 +911,40 @@ def test_holistic_aggregates_equal_the_reference(
 ) -> None:
     """Over random partitions with NULL keys, ties and NULL values, every
     spelling equals the pure-Python reference on every frame kind."""
+    _check_like_the_reference(
+        rolling_view, holistic_sql, "h", HOLISTIC_FRAMES, HOLISTIC_REFERENCES, keys
+    )
+
+
+def _check_like_the_reference(
+    project: DbtProject,
+    sql: str,
+    prefix: str,
+    cases: list[tuple[Any, ...]],
+    references: dict[str, tuple[str, Any]],
+    keys: list[tuple[Any, ...]],
+) -> None:
+    """`sql` (_side_by_side_sql's, named by `prefix`) over the rows of
+    `keys` equals the pure-Python reference for each case (frame, order key,
+    preceding, following and an exclusion if any) and each alias's value
+    column and aggregate."""
     rows = _rows(keys)
-    _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(holistic_sql)}
+    _load(project, rows)
+    got = {r.row_id: r.asDict() for r in project.sql(sql)}
     assert sorted(got) == [r[0] for r in rows]
-    for index, (frame, key, preceding, following) in enumerate(HOLISTIC_FRAMES):
+    for index, (frame, key, preceding, following, *exclude) in enumerate(cases):
         start = None if preceding == "unbounded" else -preceding
         column = 0 if key == "row_id" else 2
-        for alias, (value_column, compute) in HOLISTIC_REFERENCES.items():
+        for alias, (value_column, compute) in references.items():
             value_index = 8 if value_column == "v" else 9
             frame_rows = [reference.FrameRow(r[0], r[1], r[column], r[value_index]) for r in rows]
             expected = reference.frame_aggregate(
-                frame_rows, compute, frame, start, following, descending=key.endswith(" desc")
-            )
+                frame_rows, compute, frame, start, following,
+                descending=key.endswith(" desc"), exclude=exclude[0] if exclude else None,
+            )  # fmt: skip
             for row_id, value in expected.items():
-                actual = got[row_id][f"h{index}_{alias}"]
-                assert _close(actual, value), (HOLISTIC_FRAMES[index], alias, row_id, actual, value)
+                actual = got[row_id][f"{prefix}{index}_{alias}"]
+                assert _close(actual, value), (cases[index], alias, row_id, actual, value)
 
 
 # (frame, order key, preceding, following, exclusion): a row outside its own
@@ -958,25 +976,10 @@ def test_holistic_aggregates_with_exclusions_equal_the_reference(
     sum and a count in the same call, over random partitions with NULL
     keys, ties and NULL values: each equals the pure-Python reference with
     the same exclusion."""
-    rows = _rows(keys)
-    _load(rolling_view, rows)
-    got = {r.row_id: r.asDict() for r in rolling_view.sql(holistic_exclude_sql)}
-    assert sorted(got) == [r[0] for r in rows]
     references = {**HOLISTIC_REFERENCES, "s": ("v", "sum"), "n": ("v", "count")}
-    for index, (frame, key, preceding, following, exclude) in enumerate(HOLISTIC_EXCLUDES):
-        start = None if preceding == "unbounded" else -preceding
-        column = 0 if key == "row_id" else 2
-        for alias, (value_column, compute) in references.items():
-            value_index = 8 if value_column == "v" else 9
-            frame_rows = [reference.FrameRow(r[0], r[1], r[column], r[value_index]) for r in rows]
-            expected = reference.frame_aggregate(
-                frame_rows, compute, frame, start, following,
-                descending=key.endswith(" desc"), exclude=exclude,
-            )  # fmt: skip
-            for row_id, value in expected.items():
-                actual = got[row_id][f"e{index}_{alias}"]
-                case = HOLISTIC_EXCLUDES[index]
-                assert _close(actual, value), (case, alias, row_id, actual, value)
+    _check_like_the_reference(
+        rolling_view, holistic_exclude_sql, "e", HOLISTIC_EXCLUDES, references, keys
+    )
 
 
 def test_whole_partitions_equal_sparks_own_aggregates(rolling_view: DbtProject) -> None:

