@@ -62,13 +62,12 @@
     {%- set query = "select\n    * except (" ~ helpers | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(columns, 4)
         ~ "\nfrom " ~ source -%}
     {#- The others' columns come first: put every column in the order given. -#}
-    {%- set aliases = [] -%}
+    {%- set aliases = {"given": [], "produced": []} -%}
     {%- for item in items -%}
-        {%- do aliases.append(spark_query_catalog._sqc_quote(item.alias)) -%}
+        {%- do aliases.given.append(spark_query_catalog._sqc_quote(item.alias)) -%}
     {%- endfor -%}
-    {%- if not others or items | map(attribute="alias") | list == (others + holistic) | map(attribute="alias") | list -%}
-        {{- return(query) -}}
-    {%- endif -%}
-    {{- return("select\n    * except (" ~ aliases | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(aliases, 4)
-        ~ "\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_aggregates") -}}
+    {%- for item in others + holistic -%}
+        {%- do aliases.produced.append(spark_query_catalog._sqc_quote(item.alias)) -%}
+    {%- endfor -%}
+    {{- return(spark_query_catalog._sqc_in_order(query, aliases.given, aliases.produced)) -}}
 {% endmacro %}

@@ -123,6 +123,18 @@
 {% endmacro %}
 
 
+{#- `query`, whose last columns are `produced` (aliases), with those
+    columns in the order `aliases` gives: as it is where the orders agree,
+    else under a projection that lists them again. -#}
+{% macro _sqc_in_order(query, aliases, produced) %}
+    {%- if aliases == produced -%}
+        {{- return(query) -}}
+    {%- endif -%}
+    {{- return("select\n    * except (" ~ aliases | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(aliases, 4)
+        ~ "\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_aggregates") -}}
+{% endmacro %}
+
+
 {#- `sql as alias` in a select list, or the alias alone when `sql` is it. -#}
 {% macro _sqc_select_item(sql, alias) %}
     {{- return(alias if sql == alias else sql ~ " as " ~ alias) -}}

@@ -196,10 +196,9 @@
     {%- else -%}
         {%- set query = spark_query_catalog._sqc_block_extremes_sql(relation_sql, window, computed, extremes) -%}
     {%- endif -%}
-    {%- set aliases = columns | map(attribute="alias") | list -%}
-    {%- if not in_order or aliases == counted + computed | map(attribute="alias") | list -%}
+    {%- if not in_order -%}
         {{- return(query) -}}
     {%- endif -%}
-    {{- return("select\n    * except (" ~ aliases | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(aliases, 4)
-        ~ "\nfrom (\n" ~ query | indent(4, first=true) ~ "\n) as rolling_aggregates") -}}
+    {{- return(spark_query_catalog._sqc_in_order(query, columns | map(attribute="alias") | list,
+        counted + computed | map(attribute="alias") | list)) -}}
 {% endmacro %}
