@@ -62,12 +62,5 @@
     {%- set query = "select\n    * except (" ~ helpers | join(", ") ~ "),\n" ~ spark_query_catalog._sqc_list_lines(columns, 4)
         ~ "\nfrom " ~ source -%}
     {#- The others' columns come first: put every column in the order given. -#}
-    {%- set aliases = {"given": [], "produced": []} -%}
-    {%- for item in items -%}
-        {%- do aliases.given.append(spark_query_catalog._sqc_quote(item.alias)) -%}
-    {%- endfor -%}
-    {%- for item in others + holistic -%}
-        {%- do aliases.produced.append(spark_query_catalog._sqc_quote(item.alias)) -%}
-    {%- endfor -%}
-    {{- return(spark_query_catalog._sqc_in_order(query, aliases.given, aliases.produced)) -}}
+    {{- return(spark_query_catalog._sqc_items_in_order(query, items, others + holistic)) -}}
 {% endmacro %}

@@ -123,6 +123,21 @@
 {% endmacro %}
 
 
+{#- `query`, whose last columns are the aggregates `produced` (parsed, in
+    the order the query has them), with those columns in the order of
+    `items` (as _sqc_in_order). -#}
+{% macro _sqc_items_in_order(query, items, produced) %}
+    {%- set aliases = {"given": [], "produced": []} -%}
+    {%- for item in items -%}
+        {%- do aliases.given.append(spark_query_catalog._sqc_quote(item.alias)) -%}
+    {%- endfor -%}
+    {%- for item in produced -%}
+        {%- do aliases.produced.append(spark_query_catalog._sqc_quote(item.alias)) -%}
+    {%- endfor -%}
+    {{- return(spark_query_catalog._sqc_in_order(query, aliases.given, aliases.produced)) -}}
+{% endmacro %}
+
+
 {#- `query`, whose last columns are `produced` (aliases), with those
     columns in the order `aliases` gives: as it is where the orders agree,
     else under a projection that lists them again. -#}

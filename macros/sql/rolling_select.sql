@@ -146,6 +146,22 @@
     aggregate's, in the order of `items` (`in_order`, for a caller's model)
     or with the exact distinct counts first (for helper columns). -#}
 {% macro _sqc_rolling_select_query(relation_sql, relation, items, window, macro_name, in_order=true) %}
+    {#- Percentiles over a wide ROWS frame take the block form, over the
+        query of the other aggregates (_sqc_rolling_holistic_blocks.sql). -#}
+    {%- set blocked = [] -%}
+    {%- for item in items -%}
+        {%- set holistic = spark_query_catalog._sqc_parse_holistic(item.sql, macro_name, "aggregates") -%}
+        {%- if holistic is not none and spark_query_catalog._sqc_holistic_blocks_fit(window, holistic, relation) -%}
+            {%- do blocked.append(item) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if blocked -%}
+        {%- set others = items | reject("in", blocked) | list -%}
+        {%- set source = relation_sql if not others else "(\n" ~ spark_query_catalog._sqc_rolling_select_query(
+            relation_sql, relation, others, window, macro_name, in_order=false) | indent(4, first=true) ~ "\n) as rolling_others" -%}
+        {%- set query = spark_query_catalog._sqc_holistic_blocks_sql(source, window, blocked) -%}
+        {{- return(spark_query_catalog._sqc_items_in_order(query, items, others + blocked) if in_order else query) -}}
+    {%- endif -%}
     {%- set columns = [] -%}
     {%- set extremes = [] -%}
     {%- set distincts = [] -%}

@@ -947,6 +947,32 @@ def _check_like_the_reference(
                 assert _close(actual, value), (cases[index], alias, row_id, actual, value)
 
 
+# ROWS frames to the current row, 64 rows wide and more: the percentiles'
+# block form (_sqc_rolling_holistic_blocks.sql), blocks of 8, 10 and 14
+# rows. mode keeps Spark's frame beside them, the sum its linear form.
+WIDE_FRAMES = [("rows", "row_id", 63, 0), ("rows", "row_id", 99, 0), ("rows", "row_id", 200, 0)]
+WIDE_AGGREGATES = {"s": "sum(v)", **HOLISTIC_AGGREGATES}
+
+
+def test_percentiles_over_wide_rows_frames_equal_the_reference(rolling_view: DbtProject) -> None:
+    """Over three partitions of 900, 500 and 40 rows (one of them the NULL
+    key's), interleaved, with NULL values and many ties, each percentile's
+    block form equals the pure-Python reference at every row: frames
+    shorter than the partition's start, whole and cut at both ends."""
+    draw = random.Random(47)
+    keys: list[tuple[Any, ...]] = []
+    for partition, count in [("a", 900), ("b", 500), (None, 40)]:
+        keys += [(partition, None, None if draw.random() < 0.1 else draw.randint(-40, 40))
+                 for _ in range(count)]  # fmt: skip
+    draw.shuffle(keys)
+    sql = _side_by_side_sql(rolling_view, "w", [
+        (WIDE_AGGREGATES, _frame_arguments(*case)) for case in WIDE_FRAMES
+    ])  # fmt: skip
+    assert sql.count("rolling_cores as (") == len(WIDE_FRAMES)
+    references = {**HOLISTIC_REFERENCES, "s": ("v", "sum")}
+    _check_like_the_reference(rolling_view, sql, "w", WIDE_FRAMES, references, keys)
+
+
 # (frame, order key, preceding, following, exclusion): a row outside its own
 # frame (ROWS 3 to 1 preceding), peers inside RANGE and GROUPS frames, and
 # an unbounded end. With a sum beside them in one call, before and after.

@@ -373,7 +373,9 @@ def test_a_median_is_written_as_the_percentile_spark_takes(expression: str, writ
     """Spark refuses median() over a frame and takes percentile(x, 0.5),
     which a median of floating-point values is (the type of an expression
     is Spark's answer to describe query)."""
-    library = Library(columns=SALES, answers=[("describe query", [("argument", "double")])])
+    # Asked twice over a frame this wide: whether the block form takes it, and how.
+    described = ("describe query", [("argument", "double")])
+    library = Library(columns=SALES, answers=[described, described])
     sql = library.render(
         f"{{{{ rolling('{expression}', 'id', partition_by='store_id', preceding=99) }}}}"
     )
@@ -389,7 +391,7 @@ def test_a_median_of_decimals_reads_the_sorted_frame(library: Library) -> None:
     values sorted once (the tests on Spark compare it with percentile bit for
     bit); without a relation their type is not known: percentile."""
     selected = library.render(
-        "{{ rolling_select('pytest.sales', {'m': 'median(amount)'}, 'id', preceding=99) }}"
+        "{{ rolling_select('pytest.sales', {'m': 'median(amount)'}, 'id', preceding=50) }}"
     )
     assert "percentile(" not in selected
     assert "sort_array(collect_list(double(amount)) over (" in selected
@@ -404,3 +406,51 @@ def test_a_median_of_decimals_reads_the_sorted_frame(library: Library) -> None:
     )
     assert "    percentile(amount, 0.1) over (" in native
     assert "sort_array" not in native
+
+
+@pytest.mark.parametrize(
+    ("arguments", "blocks"),
+    [
+        ("preceding=63", True),  # 64 rows: the narrowest the block form takes
+        ("preceding=62", False),
+        ("preceding=999", True),
+        ("preceding=999, following=-1", False),  # ends before the current row
+        ("preceding=99, following=1", False),
+        ("preceding='unbounded'", False),
+        ("frame='range', preceding=99", False),
+        ("preceding=99, method='native'", False),
+    ],
+)
+def test_wide_rows_percentiles_share_a_sorted_core(
+    library: Library, arguments: str, blocks: bool
+) -> None:
+    """rolling_select's percentiles over a ROWS frame of 64 rows or more to
+    the current row read a core sorted once per block of rows; mode, a
+    percentile_cont of doubles (Spark's percentile) and the other frames
+    keep their forms (the tests on Spark compare both with a reference)."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'m': 'median(amount)', "
+        "'d': 'percentile_disc(0.9) within group (order by price desc)', 'mo': 'mode(store_id)', "
+        f"'p': 'median(price)'}}, 'id', partition_by='store_id', {arguments}) }}}}"
+    )
+    assert ("rolling_cores as (" in sql) == blocks
+    if blocks:
+        width = int(arguments.removeprefix("preceding=")) + 1
+        size = max(round(width**0.5), 8)
+        assert f"(rolling_row - 1) div {size} as rolling_block" in sql
+        assert f"rows between {(width - size) // size} preceding and 1 preceding" in sql
+        assert "mode(store_id, true) over (" in sql  # mode: Spark's, ties to the smallest
+        assert "percentile(price, 0.5) over (" in sql
+
+
+def test_the_block_form_reads_like_sql_written_by_hand(library: Library) -> None:
+    """Beside other aggregates, descending and with several fractions, the
+    block form passes sqlfluff and keeps the columns in the order given."""
+    sql = library.render(
+        "{{ rolling_select('pytest.sales', {'total': 'sum(amount)', "
+        "'qs': 'percentile_cont(array(0.25, 0.9)) within group (order by amount desc)', "
+        "'d': 'percentile_disc(0.9) within group (order by price desc)'}, 'id', "
+        "partition_by='store_id', preceding=999) }}"
+    )
+    assert violations(sql) == []
+    assert sql.index("as total") < sql.index("as qs") < sql.index("as d\n")

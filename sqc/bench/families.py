@@ -603,11 +603,11 @@ def _holistic(dbt: DbtProject) -> dict[str, dict[str, Query]]:
         (EXACT_MODE, "amount_mode", "mode(amount)", "mode(amount, true)", "mode(amount)"),
     ]:  # fmt: skip
         macro = dbt.compile_inline(
-            f"{{{{ rolling('{aggregate}', 'id', partition_by='store_id', preceding=999, "
-            f"relation='{relation}') }}}}"
+            f"{{{{ rolling_select('{relation}', {{'{alias}': '{aggregate}'}}, 'id', "
+            "partition_by='store_id', preceding=999) }}"
         )
         families[family] = {
-            ROLLING_MACRO: f"select *, {macro} as {alias} from {relation}",
+            ROLLING_MACRO: macro,
             NATIVE_FRAME: (
                 f"select *, {native_frame_sql(sparks, 'store_id', 'id', frame)} as {alias} "
                 f"from {relation}"

@@ -76,6 +76,10 @@
             relation, {'med': 'median(amount)', 'middle': 'percentile_disc(0.5) within group (order by amount)',
             'usual': 'mode() within group (order by kind)'}, 'event_id', partition_by='user_id', preceding=2
         ) ~ ") as ranked",
+        "rolling_percentiles_wide": "select event_id, med, middle from (" ~ spark_query_catalog.rolling_select(
+            relation, {'med': 'median(amount)', 'middle': 'percentile_disc(0.5) within group (order by amount)'},
+            'event_id', partition_by='user_id', preceding=63
+        ) ~ ") as blocked",
         "rolling_percentiles_excluded": "select event_id, med, others_n, usual from (" ~ spark_query_catalog.rolling_select(
             relation, {'med': 'median(amount)', 'others_n': 'count(*)', 'usual': 'mode() within group (order by kind)'},
             'event_id', partition_by='user_id', frame='range', preceding='unbounded', following='unbounded',
