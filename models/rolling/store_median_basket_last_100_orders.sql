@@ -1,7 +1,7 @@
 -- The median basket over each store's last 100 orders (the order and the 99
--- before it). Spark refuses median() over a frame; rolling_select sorts the
--- baskets of each block of 10 orders' shared core once and reads a few
--- values per order, interpolating between the two middle values as Spark's
+-- before it). Spark refuses median() over a frame; rolling_select sorts once
+-- the baskets that the frames of a block of 10 orders share, reads a few more
+-- per order, and interpolates between the two middle values as Spark's
 -- percentile(basket, 0.5) does.
 select
     store_id,
