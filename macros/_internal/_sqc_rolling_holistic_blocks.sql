@@ -21,7 +21,8 @@
     doubles the sorted frame would take too (integers and decimals). -#}
 {% macro _sqc_holistic_blocks_fit(window, holistic, relation) %}
     {%- if window.method != "auto" or window.frame_kind != "rows" or window.start.kind != "offset"
-        or window.end.kind != "current" or -window.start.position + 1 < 64 or holistic.function == "mode" -%}
+        or window.end.kind != "current" or spark_query_catalog._sqc_rows_width(window) < 64
+        or holistic.function == "mode" -%}
         {{- return(false) -}}
     {%- endif -%}
     {{- return(holistic.function == "disc" or spark_query_catalog._sqc_type_class(spark_query_catalog._sqc_argument_type(
