@@ -162,8 +162,8 @@ APPROX_DISTINCT = "rolling approx_count_distinct, 10,000 values: ROWS 1000 prece
 APPROX_MEDIAN = "rolling percentile_approx(x, 0.5, 100), 97 values a store: ROWS 1000 preceding"
 ROLLING_TARGETS.update({APPROX_DISTINCT: 10.0, APPROX_MEDIAN: 10.0})
 # Exact holistic aggregates (issue 47: 10x Spark's frame), against Spark's
-# own spelling over its frame: percentile(x, 0.5), and mode(x, true), whose
-# ties go to the smallest value as the macro's do.
+# own spelling over its frame: percentile(x, 0.5), percentile(x, 0.95), and
+# mode(x, true), whose ties go to the smallest value as the macro's do.
 EXACT_MEDIAN = "rolling median(x), exact, 97 values a store: ROWS 1000 preceding"
 EXACT_P95 = "rolling percentile_cont(0.95), exact, 97 values a store: ROWS 1000 preceding"
 EXACT_MODE = "rolling mode(x), 97 values a store: ROWS 1000 preceding"
