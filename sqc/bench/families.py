@@ -166,8 +166,13 @@ ROLLING_TARGETS.update({APPROX_DISTINCT: 10.0, APPROX_MEDIAN: 10.0})
 # mode(x, true), whose ties go to the smallest value as the macro's do.
 EXACT_MEDIAN = "rolling median(x), exact, 97 values a store: ROWS 1000 preceding"
 EXACT_P95 = "rolling percentile_cont(0.95), exact, 97 values a store: ROWS 1000 preceding"
+EXACT_MEDIAN_DECIMAL = (
+    "rolling median(x), exact, decimal(18, 2), 97 values a store: ROWS 1000 preceding"
+)
 EXACT_MODE = "rolling mode(x), 97 values a store: ROWS 1000 preceding"
-ROLLING_TARGETS.update({EXACT_MEDIAN: 10.0, EXACT_P95: 10.0, EXACT_MODE: 10.0})
+ROLLING_TARGETS.update(
+    {EXACT_MEDIAN: 10.0, EXACT_P95: 10.0, EXACT_MEDIAN_DECIMAL: 10.0, EXACT_MODE: 10.0}
+)
 ROLLING_MACRO = "macro (rolling, auto)"
 HLL_BLOCKS = "HLL sketches in block form (by hand)"
 KLL_BLOCKS = "KLL sketches in block form (by hand; not deterministic)"
@@ -593,8 +598,9 @@ def _approximate(dbt: DbtProject) -> dict[str, dict[str, Query]]:
 
 
 def _holistic(dbt: DbtProject) -> dict[str, dict[str, Query]]:
-    """Exact median, 95th percentile and mode over 1,000-row frames: the
-    macro, Spark's own aggregate over its frame, and DuckDB's window."""
+    """Exact median (of ints, and of decimals), 95th percentile and mode over
+    1,000-row frames: the macro, Spark's own aggregate over its frame, and
+    DuckDB's window."""
     relation = f"{SCHEMA}.sales"
     frame = "rows between 999 preceding and current row"
     families: dict[str, dict[str, Query]] = {}
@@ -603,6 +609,8 @@ def _holistic(dbt: DbtProject) -> dict[str, dict[str, Query]]:
          "median(amount)"),
         (EXACT_P95, "amount_p95", "percentile_cont(0.95) within group (order by amount)",
          "percentile(amount, 0.95)", "quantile_cont(amount, 0.95)"),
+        (EXACT_MEDIAN_DECIMAL, "amount_median", "median(amount_dec)",
+         "percentile(amount_dec, 0.5)", "median(amount_dec)"),
         (EXACT_MODE, "amount_mode", "mode(amount)", "mode(amount, true)", "mode(amount)"),
     ]:  # fmt: skip
         macro = dbt.compile_inline(
