@@ -1,11 +1,15 @@
 """The bench report's arithmetic: a DuckDB line (another engine's time on
 the same data) is shown for scale but is never a family's fastest, so the
-macros' ratios and targets are against Spark's alternatives alone."""
+macros' ratios and targets are against Spark's alternatives alone. And a
+run of some families keeps the others' results."""
 
 from __future__ import annotations
 
+import json
+
 from sqc.bench.families import DUCKDB, ROLLING_MACRO
 from sqc.bench.report import Report, Timing
+from sqc.bench.run import OUTPUT, kept_families
 
 
 def test_a_duckdb_line_is_never_the_fastest() -> None:
@@ -21,3 +25,12 @@ def test_a_duckdb_line_is_never_the_fastest() -> None:
     again = Report.from_json(report.as_json())
     assert [t.yardstick for t in again.timings] == [False, False, True]
     assert "DuckDB line" in report.table()
+
+
+def test_a_run_of_some_families_keeps_every_family_of_the_report() -> None:
+    """`--match ... --keep` rewrites bench.json with the families it ran and
+    the earlier results of the others it knows: every family in the
+    committed report must be one of those, or its results would vanish."""
+    report = json.loads((OUTPUT / "bench.json").read_text())
+    families = {timing["family"] for timing in report["timings"]}
+    assert families - kept_families() == set()

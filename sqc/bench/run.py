@@ -240,6 +240,15 @@ def time_family(
     return list(results.values())
 
 
+def kept_families() -> set[str]:
+    """The families whose earlier results a run of other families keeps
+    (--keep): the catalog page's, and the rolling families with a target of
+    their own (the sketches, and the exact holistic ones the catalog page
+    does not show). A family renamed or removed drops out."""
+    known = {family for ids in CATALOG_FAMILIES.values() for family in ids}
+    return known | set(ROLLING_TARGETS)
+
+
 def run(
     rows: int, runs: int, families: list[str], output: Path, keep: bool, match: str = ""
 ) -> list[Timing]:
@@ -263,13 +272,9 @@ def run(
         # Families not run this time keep their earlier results.
         earlier = Report.from_json(json.loads((output / "bench.json").read_text()))
         rerun = {t.family for t in timings}
-        known = {family for ids in CATALOG_FAMILIES.values() for family in ids}
-        # The rolling families with a target of their own: the sketches and
-        # the exact holistic ones that the catalog page does not show.
-        known |= set(ROLLING_TARGETS)
         for timing in timings:
             timing.rows = rows if rows != earlier.rows else None
-        kept = [t for t in earlier.timings if t.family in known - rerun]
+        kept = [t for t in earlier.timings if t.family in kept_families() - rerun]
         timings = kept + timings
         rows, runs = earlier.rows, earlier.runs
     Report(rows, runs, timings).write(output)
