@@ -21,9 +21,11 @@ from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.loads import (
     BROADCAST_ROWS_CONFIG,
+    FAULT_INJECTION_CONFIG,
     lab_project,
     load_events,
     reset_events,
+    run_stopped_after,
     run_with_broadcast_rows,
     shuffled_batches,
 )
@@ -36,6 +38,9 @@ COLUMNS = [
     ("event_id", "int"), ("user_id", "string"), ("event_at", "timestamp"),
     ("gap", "string"), ("loaded_at", "int"),
 ]  # fmt: skip
+# The lab models' loaded_at expression: the column, unless a test sets this
+# variable (read with env_var in MODEL: see sqc.testing.loads).
+LOADED_AT = "SPARK_QUERY_CATALOG_LAB_LOADED_AT"
 MODEL = """{{{{ config(
     materialized='incremental_sessions',
     keys='user_id',
@@ -43,9 +48,9 @@ MODEL = """{{{{ config(
     gap={gap!r},
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
     event_key='event_id',
-    loaded_at=var('loaded_at', 'loaded_at'),
+    loaded_at=env_var('SPARK_QUERY_CATALOG_LAB_LOADED_AT', 'loaded_at'),
     {broadcast_rows},
-    _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
+    {fault_injection}
 ) }}}}
 select event_id, user_id, event_at, gap, loaded_at from {{{{ target.schema }}}}.events
 """
@@ -116,12 +121,15 @@ from {{{{ ref('sessions_fixed') }}}}
 SPLITS = {"session": 24, "thrift": 12}
 
 
+def _model_sql(gap: str) -> str:
+    return MODEL.format(
+        gap=gap, broadcast_rows=BROADCAST_ROWS_CONFIG, fault_injection=FAULT_INJECTION_CONFIG
+    )
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, target: str) -> Iterator[DbtProject]:
-    models = {
-        name: MODEL.format(gap=gap, broadcast_rows=BROADCAST_ROWS_CONFIG)
-        for name, gap in MODELS.items()
-    }
+    models = {name: _model_sql(gap) for name, gap in MODELS.items()}
     models[DOWNSTREAM] = DOWNSTREAM_SQL
     models[CHAINED] = CHAINED_SQL
     yield from lab_project(
@@ -348,15 +356,7 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     _load(lab, first)
     lab.invoke("run", "--select", model)
     _load(lab, second)
-    lab.invoke(
-        "run",
-        "--select",
-        model,
-        "--vars",
-        f"{{_spark_query_catalog_fault_injection: {stop_after}}}",
-        expect_success=False,
-    )
-    assert "stopped after" in "\n".join(lab.errors)
+    run_stopped_after(lab, stop_after, model)
     pending = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__spark_query_catalog_pending" in pending
     lab.invoke("run", "--select", model)
@@ -374,14 +374,16 @@ def _properties(lab: DbtProject, model: str) -> dict[str, str]:
 
 
 @pytest.mark.server
-def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None:
+def test_the_table_keeps_its_watermark_and_session_days(
+    lab: DbtProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The watermark (a timestamp loaded_at here, kept as epoch microseconds)
     and the most days a session spans are measured once, then kept up to date
     by each run; a watermark set back (as after a crash) only makes a run
     recompute sessions to the same result."""
     model = "sessions_fixed"
     day = 86_400_000_000
-    loaded_at = "{loaded_at: 'timestamp_seconds(loaded_at * 86400)'}"
+    monkeypatch.setenv(LOADED_AT, "timestamp_seconds(loaded_at * 86400)")
     first = [
         (1, "a", BASE - timedelta(hours=1), "10 seconds", 1),
         (2, "b", BASE + timedelta(seconds=70), "10 seconds", 1),  # 2024-01-02
@@ -394,15 +396,15 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
     ]
     _reset(lab)
     _load(lab, first)
-    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    lab.invoke("run", "--select", model)
     assert _properties(lab, model) == {}  # a full rebuild measures nothing
-    lab.invoke("run", "--select", model, "--vars", loaded_at)  # nothing new
+    lab.invoke("run", "--select", model)  # nothing new
     assert _properties(lab, model) == {
         "spark_query_catalog.watermark": f"timestamp_micros({day})",
         "spark_query_catalog.session_days": "0",
     }
     _load(lab, second)
-    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    lab.invoke("run", "--select", model)
     # The run rewrote 2024-01-01 (a's sessions), whose new session ends on
     # 2024-01-02: the dates a model downstream reads (changed_rows).
     assert _properties(lab, model) == {
@@ -417,7 +419,7 @@ def test_the_table_keeps_its_watermark_and_session_days(lab: DbtProject) -> None
         f"alter table {lab.table(model)} set tblproperties "
         f"('spark_query_catalog.watermark' = 'timestamp_micros({day})')"
     )
-    lab.invoke("run", "--select", model, "--vars", loaded_at)
+    lab.invoke("run", "--select", model)
     assert _without_ids(_sessions(lab, model)) == expected
     assert (
         _properties(lab, model)["spark_query_catalog.watermark"] == f"timestamp_micros({2 * day})"
@@ -446,7 +448,7 @@ def test_bad_config_is_a_clear_error(lab: DbtProject, change: str, words: str) -
     sql, replaced = re.subn(
         rf"^    {name}=.*,$",
         f"    {name}={value},",
-        MODEL.format(gap="10 seconds", broadcast_rows=BROADCAST_ROWS_CONFIG),
+        _model_sql("10 seconds"),
         flags=re.M,
     )
     assert replaced == 1

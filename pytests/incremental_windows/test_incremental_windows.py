@@ -21,9 +21,11 @@ from sqc.testing import reference
 from sqc.testing.dbt_harness import DbtProject
 from sqc.testing.loads import (
     BROADCAST_ROWS_CONFIG,
+    FAULT_INJECTION_CONFIG,
     lab_project,
     load_events,
     reset_events,
+    run_stopped_after,
     run_with_broadcast_rows,
     shuffled_batches,
 )
@@ -81,7 +83,7 @@ MODEL = """{{{{ config(
     loaded_at='loaded_at',
     {broadcast_rows},
     frame_states={frame_states},
-    _spark_query_catalog_fault_injection=var('_spark_query_catalog_fault_injection', none)
+    {fault_injection}
 ) }}}}
 select event_id, card, event_at, amount, loaded_at from {{{{ target.schema }}}}.events
 """
@@ -150,6 +152,7 @@ def _model_sql(model: str) -> str:
         windows={alias: WINDOWS[alias] for alias in MODELS[model]},
         frame_states=model == "features_states",
         broadcast_rows=BROADCAST_ROWS_CONFIG,
+        fault_injection=FAULT_INJECTION_CONFIG,
     )
 
 
@@ -400,12 +403,7 @@ def test_a_run_that_dies_halfway_is_repaired_by_the_next(lab: DbtProject, stop_a
     _load(lab, first)
     lab.invoke("run", "--select", model)
     _load(lab, second)
-    lab.invoke(
-        "run", "--select", model, "--vars",
-        f"{{_spark_query_catalog_fault_injection: {stop_after}}}",
-        expect_success=False,
-    )  # fmt: skip
-    assert "stopped after" in "\n".join(lab.errors)
+    run_stopped_after(lab, stop_after, model)
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     assert f"{model}__spark_query_catalog_pending" in tables
     # A model downstream refuses to read the table halfway.
@@ -493,10 +491,7 @@ def test_a_table_dropped_by_hand_after_a_run_died_is_rebuilt_and_runs_on(
     _load(lab, first)
     lab.invoke("run", "--select", model)
     _load(lab, second)
-    lab.invoke(
-        "run", "--select", model, "--vars", "{_spark_query_catalog_fault_injection: pending}",
-        expect_success=False,
-    )  # fmt: skip
+    run_stopped_after(lab, "pending", model)
     tables = {r.tableName for r in lab.sql(f"show tables in {lab.schema}")}
     left = {name for name in tables if name.startswith(f"{model}__spark_query_catalog_run_")}
     assert f"{model}__spark_query_catalog_run_events" in left, tables

@@ -44,7 +44,7 @@ def lab_project(
 # The lab models' broadcast_rows, from the environment
 # (`broadcast_rows=env_var(BROADCAST_ROWS, '200000') | int`): dbt parses
 # again only the files that read a changed variable, where a changed
-# `--vars` makes it parse the whole project and the package (1.2 to 1.5 s).
+# `--vars` makes it parse the whole project and the package (about 5 s).
 BROADCAST_ROWS = "SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS"
 # The lab models' config line that reads it.
 BROADCAST_ROWS_CONFIG = f"broadcast_rows=env_var('{BROADCAST_ROWS}', '200000') | int"
@@ -106,3 +106,20 @@ def side_by_side(tables: list[list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
         for k, rows in enumerate(tables)
         for row in rows
     ]
+
+
+# The lab models' fault seam (`_spark_query_catalog_fault_injection`,
+# macros/materializations/shared/faults.sql), from the environment likewise.
+FAULT_INJECTION = "SPARK_QUERY_CATALOG_LAB_FAULT_INJECTION"
+FAULT_INJECTION_CONFIG = f"_spark_query_catalog_fault_injection=env_var('{FAULT_INJECTION}', '')"
+
+
+def run_stopped_after(lab: DbtProject, step: str, model: str) -> None:
+    """`dbt run` of the lab's `model`, stopped after its `step` ('pending' or
+    'overwrite'): the run fails, saying so."""
+    os.environ[FAULT_INJECTION] = step
+    try:
+        lab.invoke("run", "--select", model, expect_success=False)
+    finally:
+        del os.environ[FAULT_INJECTION]
+    assert "stopped after" in "\n".join(lab.errors), lab.errors
