@@ -41,7 +41,7 @@ build: $(STAMP) ## install, then `dbt build` of the catalog on embedded Spark (S
 test: $(STAMP) ## the whole suite: lint, fast tier, then every target; prints each stage's time
 	@mkdir -p .state && rm -f $(TIMES)
 	$(call timed,lint,$(BIN)/ruff check . && $(BIN)/ruff format --check .)
-	$(call timed,test-fast,$(BIN)/pytest pytests/unit)
+	$(call timed,test-fast,$(BIN)/pytest pytests/unit -n auto)
 	$(call timed,test-session,$(MAKE) --no-print-directory test-session)
 	$(call timed,test-thrift,$(MAKE) --no-print-directory test-thrift)
 	$(call timed,test-cluster,$(MAKE) --no-print-directory test-cluster)
