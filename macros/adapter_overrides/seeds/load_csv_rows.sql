@@ -83,7 +83,7 @@ from {{ source_relation }}
     {%- endset -%}
     {%- do adapter.drop_relation(this.incorporate(type="table")) -%}
     {%- if config.get("location_root") is none -%}
-        {%- do spark_query_catalog._sqc_clear_orphaned_location(this) -%}
+        {%- do spark_query_catalog._sqc_clear_orphaned_location(this, known_absent=true) -%}
     {%- endif -%}
     {%- do run_query(sql) -%}
     {%- do spark_query_catalog._sqc_seed_drop_source(source_relation, method) -%}

@@ -88,7 +88,8 @@ where line_index <= (
     {%- endfor -%}
     {%- do run_query("drop table if exists " ~ staging) -%}
     {%- do spark_query_catalog._sqc_clear_orphaned_location(
-        this.incorporate(path={"identifier": "spark_query_catalog_seed__" ~ this.identifier})
+        this.incorporate(path={"identifier": "spark_query_catalog_seed__" ~ this.identifier}),
+        known_absent=true
     ) -%}
     {%- do run_query("create table " ~ staging ~ " (" ~ fields | join(", ") ~ ") using parquet") -%}
     {%- set batch_size = get_batch_size() -%}

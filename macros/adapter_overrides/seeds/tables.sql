@@ -16,7 +16,7 @@
     {%- endfor -%}
     {%- set sql = "create table " ~ this.render() ~ " (" ~ fields | join(", ") ~ ") " ~ file_format_clause() -%}
     {%- do adapter.drop_relation(this.incorporate(type="table")) -%}
-    {%- do spark_query_catalog._sqc_clear_orphaned_location(this) -%}
+    {%- do spark_query_catalog._sqc_clear_orphaned_location(this, known_absent=true) -%}
     {%- do run_query(sql) -%}
     {{- return(sql) -}}
 {% endmacro %}
