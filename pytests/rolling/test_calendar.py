@@ -59,18 +59,20 @@ def _load(project: DbtProject, rows: list[tuple[Any, ...]], columns: list[tuple[
     project.sql(f"create or replace temporary view {VIEW} as " + values_sql(rows, columns))
 
 
-# Compiled calls, by (step, frame, method), compiled when first asked.
+# Compiled calls, by (step, frame, method): every one, in one invocation,
+# when the first is asked for.
 COMPILED: dict[tuple[Any, ...], str] = {}
 
 
 def _compile(project: DbtProject, step: str, frame: Any, method: str) -> str:
-    if (step, frame, method) not in COMPILED:
-        preceding, following = frame
-        COMPILED[step, frame, method] = project.compile_inline(
-            f"{{{{ rolling_calendar('{VIEW}', {AGGREGATES!r}, 'event_at', step='{step}', "
-            "partition_by='app', "
-            f"preceding={preceding!r}, following={following!r}, method='{method}') }}}}"
-        )
+    if not COMPILED:
+        cases = [(s, f, m) for s in SPANS for f in FRAMES for m in ("auto", "native")]
+        calls = [
+            f"{{{{ rolling_calendar('{VIEW}', {AGGREGATES!r}, 'event_at', step='{s}', "
+            f"partition_by='app', preceding={f[0]!r}, following={f[1]!r}, method='{m}') }}}}"
+            for s, f, m in cases
+        ]
+        COMPILED.update(zip(cases, project.compile_many(calls), strict=True))
     return COMPILED[step, frame, method]
 
 

@@ -166,6 +166,14 @@ class DbtProject:
         result = self.invoke("compile", "--inline", sql, *args, "--log-level", "none")
         return str(result.result.results[0].node.compiled_code).strip()
 
+    def compile_many(self, sqls: list[str], *args: str) -> list[str]:
+        """compile_inline of each of `sqls`, in one dbt invocation (about
+        0.7 s each saved): they are compiled as one text, cut at a marker."""
+        marker = "\n-- spark_query_catalog_test: next statement --\n"
+        compiled = self.compile_inline(marker.join(sqls), *args).split(marker.strip())
+        assert len(compiled) == len(sqls), "a statement holds the marker"
+        return [text.strip() for text in compiled]
+
     def compile_error(self, sql: str) -> str:
         """The error text dbt gives for `sql`, which must fail to compile."""
         result = self.invoke("compile", "--inline", sql, expect_success=False)
