@@ -55,11 +55,9 @@ def _call(frame: tuple[int, int], method: str) -> str:
 
 @pytest.fixture(scope="module")
 def distinct_sql(distinct_view: DbtProject) -> dict[tuple[tuple[int, int], str], str]:
-    return {
-        (frame, method): distinct_view.compile_inline(_call(frame, method))
-        for frame in FRAMES
-        for method in ("linear", "native")
-    }
+    cases = [(frame, method) for frame in FRAMES for method in ("linear", "native")]
+    calls = [_call(frame, method) for frame, method in cases]
+    return dict(zip(cases, distinct_view.compile_many(calls), strict=True))
 
 
 def test_the_forms_are_what_they_say(distinct_sql: dict[Any, str]) -> None:
@@ -216,15 +214,17 @@ def range_view(project: DbtProject) -> Iterator[DbtProject]:
 
 @pytest.fixture(scope="module")
 def range_sql(range_view: DbtProject) -> dict[tuple[int, str], str]:
-    return {
-        (index, method): range_view.compile_inline(
-            f"{{{{ rolling_select('{RANGE_VIEW}', {AGGREGATES!r}, '{key}', partition_by='p', "
-            f"frame='range', preceding={preceding!r}, following={following!r}, "
-            f"method='{method}') }}}}"
-        )
-        for index, (key, preceding, following, _, _) in enumerate(RANGE_FRAMES)
+    cases = [
+        (index, method) for index in range(len(RANGE_FRAMES)) for method in ("linear", "native")
+    ]
+    calls = [
+        f"{{{{ rolling_select('{RANGE_VIEW}', {AGGREGATES!r}, '{key}', partition_by='p', "
+        f"frame='range', preceding={preceding!r}, following={following!r}, "
+        f"method='{method}') }}}}"
+        for key, preceding, following, _, _ in RANGE_FRAMES
         for method in ("linear", "native")
-    }
+    ]
+    return dict(zip(cases, range_view.compile_many(calls), strict=True))
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=30)
