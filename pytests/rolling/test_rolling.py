@@ -706,14 +706,13 @@ EXTREMES = [(3, 0), (0, 4), (5, -2), (-1, 3), (10, 10), (7, 2), (0, 0), (2, 30),
 
 @pytest.fixture(scope="module")
 def extremes_sql(rolling_view: DbtProject) -> dict[tuple[int, int], str]:
-    sql = {}
-    for preceding, following in EXTREMES:
-        sql[preceding, following] = rolling_view.compile_inline(
-            f"{{{{ rolling_select('{VIEW}', {{'top': 'max(v)', 'bottom': 'min(dv)'}}, 'row_id', "
-            f"partition_by='p', preceding={preceding}, following={following}, "
-            "method='linear') }}"
-        )
-    return sql
+    calls = [
+        f"{{{{ rolling_select('{VIEW}', {{'top': 'max(v)', 'bottom': 'min(dv)'}}, 'row_id', "
+        f"partition_by='p', preceding={preceding}, following={following}, "
+        "method='linear') }}"
+        for preceding, following in EXTREMES
+    ]
+    return dict(zip(EXTREMES, rolling_view.compile_many(calls), strict=True))
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=15)

@@ -42,20 +42,21 @@ event_rows = st.lists(one_table, min_size=1, max_size=4).map(side_by_side)
 
 @pytest.fixture(scope="module")
 def compiled(project: DbtProject) -> dict[tuple[str, str, str], str]:
-    """SQL of every (macro, gap kind, method), compiled once against a typed table."""
+    """SQL of every (macro, gap kind, method), compiled once against a typed
+    table, in one invocation."""
     project.sql(f"create table {project.table('events_under_test')} ({SCHEMA}) using parquet")
-    sql = {}
+    calls = {}
     for method in METHODS:
         for gap_kind, gap in [("fixed", "10 seconds"), ("per_row", "gap")]:
-            sql["sessionize", gap_kind, method] = project.compile_inline(
+            calls["sessionize", gap_kind, method] = (
                 f"{{{{ sessionize('events_under_test', 'user_id', 'event_at', '{gap}', "
                 f"method='{method}') }}}}"
             )
-            sql["session_windows", gap_kind, method] = project.compile_inline(
+            calls["session_windows", gap_kind, method] = (
                 f"{{{{ session_windows('events_under_test', 'user_id', 'event_at', '{gap}', "
                 f"{{'event_count': 'count(*)'}}, method='{method}') }}}}"
             )
-    return sql
+    return dict(zip(calls, project.compile_many(list(calls.values())), strict=True))
 
 
 def _load(project: DbtProject, rows: list[tuple[Any, ...]]) -> list[reference.Event]:
