@@ -39,7 +39,7 @@ COLUMNS = [
     ("gap", "string"), ("loaded_at", "int"),
 ]  # fmt: skip
 # The lab models' loaded_at expression: the column, unless a test sets this
-# variable (read with env_var in MODEL: see sqc.testing.loads).
+# variable (read with env_var, as sqc.testing.loads explains).
 LOADED_AT = "SPARK_QUERY_CATALOG_LAB_LOADED_AT"
 MODEL = """{{{{ config(
     materialized='incremental_sessions',
@@ -48,7 +48,7 @@ MODEL = """{{{{ config(
     gap={gap!r},
     aggregates={{'event_count': 'count(*)', 'event_ids': 'array_sort(collect_list(event_id))'}},
     event_key='event_id',
-    loaded_at=env_var('SPARK_QUERY_CATALOG_LAB_LOADED_AT', 'loaded_at'),
+    {loaded_at},
     {broadcast_rows},
     {fault_injection}
 ) }}}}
@@ -123,7 +123,10 @@ SPLITS = {"session": 24, "thrift": 12}
 
 def _model_sql(gap: str) -> str:
     return MODEL.format(
-        gap=gap, broadcast_rows=BROADCAST_ROWS_CONFIG, fault_injection=FAULT_INJECTION_CONFIG
+        gap=gap,
+        loaded_at=f"loaded_at=env_var('{LOADED_AT}', 'loaded_at')",
+        broadcast_rows=BROADCAST_ROWS_CONFIG,
+        fault_injection=FAULT_INJECTION_CONFIG,
     )
 
 

@@ -217,13 +217,14 @@ def range_sql(range_view: DbtProject) -> dict[tuple[int, str], str]:
     cases = [
         (index, method) for index in range(len(RANGE_FRAMES)) for method in ("linear", "native")
     ]
-    calls = [
-        f"{{{{ rolling_select('{RANGE_VIEW}', {AGGREGATES!r}, '{key}', partition_by='p', "
-        f"frame='range', preceding={preceding!r}, following={following!r}, "
-        f"method='{method}') }}}}"
-        for key, preceding, following, _, _ in RANGE_FRAMES
-        for method in ("linear", "native")
-    ]
+    calls = []
+    for index, method in cases:
+        key, preceding, following, _, _ = RANGE_FRAMES[index]
+        calls.append(
+            f"{{{{ rolling_select('{RANGE_VIEW}', {AGGREGATES!r}, '{key}', partition_by='p', "
+            f"frame='range', preceding={preceding!r}, following={following!r}, "
+            f"method='{method}') }}}}"
+        )
     return dict(zip(cases, range_view.compile_many(calls), strict=True))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +51,34 @@ BROADCAST_ROWS = "SPARK_QUERY_CATALOG_LAB_BROADCAST_ROWS"
 BROADCAST_ROWS_CONFIG = f"broadcast_rows=env_var('{BROADCAST_ROWS}', '200000') | int"
 
 
+# The lab models' fault seam (`_spark_query_catalog_fault_injection`,
+# macros/materializations/shared/faults.sql), from the environment likewise.
+FAULT_INJECTION = "SPARK_QUERY_CATALOG_LAB_FAULT_INJECTION"
+FAULT_INJECTION_CONFIG = f"_spark_query_catalog_fault_injection=env_var('{FAULT_INJECTION}', '')"
+
+
+@contextmanager
+def _lab_variable(name: str, value: str) -> Iterator[None]:
+    """The environment variable `name` set to `value` for the block."""
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        del os.environ[name]
+
+
 def run_with_broadcast_rows(lab: DbtProject, rows: int) -> None:
     """`dbt run` of the lab, its models broadcasting up to `rows` new rows."""
-    os.environ[BROADCAST_ROWS] = str(rows)
-    try:
+    with _lab_variable(BROADCAST_ROWS, str(rows)):
         lab.invoke("run")
-    finally:
-        del os.environ[BROADCAST_ROWS]
+
+
+def run_stopped_after(lab: DbtProject, step: str, model: str) -> None:
+    """`dbt run` of the lab's `model`, stopped after its `step` ('pending' or
+    'overwrite'): the run fails, saying so."""
+    with _lab_variable(FAULT_INJECTION, step):
+        lab.invoke("run", "--select", model, expect_success=False)
+    assert "stopped after" in "\n".join(lab.errors), lab.errors
 
 
 def reset_events(lab: DbtProject, columns: list[tuple[str, str]], models: list[str]) -> None:
@@ -106,20 +128,3 @@ def side_by_side(tables: list[list[tuple[Any, ...]]]) -> list[tuple[Any, ...]]:
         for k, rows in enumerate(tables)
         for row in rows
     ]
-
-
-# The lab models' fault seam (`_spark_query_catalog_fault_injection`,
-# macros/materializations/shared/faults.sql), from the environment likewise.
-FAULT_INJECTION = "SPARK_QUERY_CATALOG_LAB_FAULT_INJECTION"
-FAULT_INJECTION_CONFIG = f"_spark_query_catalog_fault_injection=env_var('{FAULT_INJECTION}', '')"
-
-
-def run_stopped_after(lab: DbtProject, step: str, model: str) -> None:
-    """`dbt run` of the lab's `model`, stopped after its `step` ('pending' or
-    'overwrite'): the run fails, saying so."""
-    os.environ[FAULT_INJECTION] = step
-    try:
-        lab.invoke("run", "--select", model, expect_success=False)
-    finally:
-        del os.environ[FAULT_INJECTION]
-    assert "stopped after" in "\n".join(lab.errors), lab.errors
